@@ -1,0 +1,54 @@
+import { z } from "zod";
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const flag = z
+  .string()
+  .transform((v) => (v === "true" ? true : v === "false" ? false : /^\d+$/.test(v) ? Number(v) : v))
+  .optional();
+
+/** The environment, exactly as ARCHITECTURE.md §4 lists it; read once, here and nowhere else. */
+export const EnvSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+    DATA_DIR: z.string().min(1).default("./.data"),
+    REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+    PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+    LICENSING_MASTER_KEY: z
+      .string()
+      .refine(
+        (v) => Buffer.from(v, "base64").length === 32,
+        "must be 32 bytes, base64-encoded (openssl rand -base64 32)",
+      )
+      .optional(),
+    LICENSING_MAX_OFFLINE_DAYS: positiveInt(30),
+    LICENSING_DEFAULT_TRIAL_DAYS: positiveInt(14),
+    LICENSING_HEARTBEAT_INTERVAL_SECONDS: positiveInt(900),
+    RATE_LIMIT_PANEL: positiveInt(300),
+    RATE_LIMIT_AUTH: positiveInt(20),
+    RATE_LIMIT_CLIENT: positiveInt(100),
+    TRUST_PROXY: flag,
+    SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+    BOOTSTRAP_OPERATOR_EMAIL: z.email().optional(),
+    BOOTSTRAP_OPERATOR_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  })
+  .refine((env) => !env.BOOTSTRAP_OPERATOR_EMAIL === !env.BOOTSTRAP_OPERATOR_PASSWORD, {
+    message: "set both BOOTSTRAP_OPERATOR_EMAIL and BOOTSTRAP_OPERATOR_PASSWORD, or neither",
+    path: ["BOOTSTRAP_OPERATOR_PASSWORD"],
+  });
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export class EnvError extends Error {}
+
+/** Parses the environment; empty strings count as unset. A bad value names its variable. */
+export function parseEnv(source: NodeJS.ProcessEnv): Env {
+  const present = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const result = EnvSchema.safeParse(present);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new EnvError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  return result.data;
+}

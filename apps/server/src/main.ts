@@ -1,0 +1,28 @@
+import { EnvError, parseEnv } from "./env.ts";
+import { startServer } from "./server.ts";
+
+let env;
+try {
+  env = parseEnv(process.env);
+} catch (error) {
+  if (!(error instanceof EnvError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+}
+
+const server = await startServer(env);
+let stopping = false;
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    server.deps.logger.info({ signal }, "shutting down: finishing in-flight requests");
+    server.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        server.deps.logger.error({ err }, "shutdown failed");
+        process.exit(1);
+      },
+    );
+  });
+}

@@ -1,0 +1,117 @@
+import { randomBytes } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import { createServer, type Server } from "node:http";
+import { join } from "node:path";
+import { createApp, requestLogMixin } from "@licensing/api";
+import { bootstrapOperator, createDeps, systemClock, type Clock, type Deps } from "@licensing/core";
+import { createDatabase, type Database } from "@licensing/db";
+import { Redis } from "ioredis";
+import { pino, type Logger } from "pino";
+import type { Env } from "./env.ts";
+import { loadMasterKey } from "./master-key.ts";
+
+export interface RunningServer {
+  url: string;
+  deps: Deps;
+  /** Stops accepting, lets in-flight requests finish, then closes the pool and Redis. */
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  clock?: Clock;
+  logger?: Logger;
+  /** An open database to use instead of the one the environment names (tests). */
+  database?: Database;
+  validateResponses?: boolean;
+}
+
+export const VERSION = "0.1.0";
+
+export async function startServer(env: Env, options: StartOptions = {}): Promise<RunningServer> {
+  const logger = options.logger ?? pino({ level: env.LOG_LEVEL, mixin: requestLogMixin });
+  const clock = options.clock ?? systemClock;
+  const database =
+    options.database ??
+    createDatabase({
+      url: env.DATABASE_URL,
+      dataDir: env.DATABASE_URL ? undefined : join(env.DATA_DIR, "pglite"),
+    });
+  await database.migrate();
+
+  const master = loadMasterKey(env.LICENSING_MASTER_KEY, env.DATA_DIR);
+  if (master.generated)
+    logger.warn(
+      { dataDir: env.DATA_DIR },
+      "LICENSING_MASTER_KEY is unset: generated a development key under DATA_DIR",
+    );
+  const publicBaseUrl = env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`;
+  const deps = createDeps({
+    db: database.db,
+    clock,
+    logger,
+    publicBaseUrl,
+    masterKey: master.key,
+    smtpUrl: env.SMTP_URL,
+  });
+  await ensureOperator(deps, env);
+
+  const redis = env.REDIS_URL ? new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2 }) : undefined;
+  const app = createApp({
+    deps,
+    redis,
+    trustProxy: env.TRUST_PROXY,
+    version: VERSION,
+    validateResponses: options.validateResponses ?? false,
+    rateLimits: { panel: env.RATE_LIMIT_PANEL, auth: env.RATE_LIMIT_AUTH, client: env.RATE_LIMIT_CLIENT },
+  });
+  const server = createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(env.PORT, resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  logger.info(
+    { port, database: database.kind, publicBaseUrl: deps.config.publicBaseUrl },
+    "licensing service listening",
+  );
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    deps,
+    async close() {
+      await closeHttp(server);
+      await deps.mailer.idle();
+      await redis?.quit();
+      if (!options.database) await database.close();
+    },
+  };
+}
+
+async function ensureOperator(deps: Deps, env: Env) {
+  const generated = !env.BOOTSTRAP_OPERATOR_EMAIL;
+  const account = {
+    email: env.BOOTSTRAP_OPERATOR_EMAIL ?? "operator@example.com",
+    password: env.BOOTSTRAP_OPERATOR_PASSWORD ?? randomBytes(12).toString("base64url"),
+  };
+  const created = await bootstrapOperator(deps, account);
+  if (!created) return;
+  if (generated) {
+    deps.logger.warn(
+      { email: account.email, password: account.password },
+      "empty database: created an operator with a generated password (set BOOTSTRAP_OPERATOR_EMAIL/PASSWORD to choose)",
+    );
+  } else {
+    deps.logger.info({ email: account.email }, "empty database: created the bootstrap operator");
+  }
+}
+
+function closeHttp(server: Server, graceMs = 10_000) {
+  return new Promise<void>((resolve) => {
+    const force = setTimeout(() => server.closeAllConnections(), graceMs).unref();
+    server.close(() => {
+      clearTimeout(force);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}

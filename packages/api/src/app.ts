@@ -1,0 +1,91 @@
+import { AppError, checkDatabase, type Deps } from "@licensing/core";
+import { createExpressMiddleware } from "@trpc/server/adapters/express";
+import express, { type ErrorRequestHandler, type Express } from "express";
+import type { Redis } from "ioredis";
+import swaggerUi from "swagger-ui-express";
+import { toErrorResponse } from "./errors.ts";
+import { requestLogging } from "./http/logging.ts";
+import { originGuard } from "./http/origin-guard.ts";
+import { authRoutes } from "./rest/auth/routes.ts";
+import { buildOpenApiDocument } from "./rest/openapi.ts";
+import { operatorRoutes } from "./rest/operator/routes.ts";
+import { contourRateLimit, type RateLimits } from "./rest/rate-limit.ts";
+import { mountRoutes, type Route } from "./rest/route.ts";
+import { appRouter } from "./trpc/app-router.ts";
+
+export interface AppOptions {
+  deps: Deps;
+  rateLimits: RateLimits;
+  /** Shared rate-limit counters; absent means in-process counters. */
+  redis?: Redis | undefined;
+  /** Express `trust proxy` setting, so `req.ip` is the client behind a load balancer. */
+  trustProxy?: boolean | number | string | undefined;
+  version: string;
+  validateResponses?: boolean;
+}
+
+/** Every REST route, in one list: the Express routes and the OpenAPI document both come from it. */
+export const restRoutes: Route[] = [...authRoutes, ...operatorRoutes];
+
+export function createApp(options: AppOptions): Express {
+  const { deps } = options;
+  const publicBaseUrl = deps.config.publicBaseUrl;
+  const cookies = { secure: publicBaseUrl.startsWith("https://") };
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", options.trustProxy ?? false);
+  app.set("query parser", "simple");
+  app.use(requestLogging(deps.logger));
+
+  app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
+  app.get("/readyz", async (_req, res) => {
+    const ready = await checkDatabase(deps);
+    res.status(ready ? 200 : 503).json({ status: ready ? "ready" : "database unreachable" });
+  });
+
+  const openApi = buildOpenApiDocument(restRoutes, { version: options.version, serverUrl: publicBaseUrl });
+  app.get("/api/v1/openapi.json", (_req, res) => void res.json(openApi));
+  app.use(
+    "/api/docs",
+    swaggerUi.serve,
+    swaggerUi.setup(openApi, { customSiteTitle: "Licensing service API" }),
+  );
+
+  const { rateLimits, redis } = options;
+  app.use("/api/v1/panel/auth", contourRateLimit("auth", rateLimits.auth, redis));
+  app.use(/^\/api\/v1\/panel\/(?!auth(\/|$))/, contourRateLimit("panel", rateLimits.panel, redis));
+  app.use("/api/v1/client", contourRateLimit("client", rateLimits.client, redis));
+  app.use("/trpc", contourRateLimit("panel", rateLimits.panel, redis));
+  app.use(["/api/v1/panel", "/trpc"], originGuard(publicBaseUrl));
+
+  const api = express.Router();
+  api.use(express.json({ limit: "1mb" }));
+  mountRoutes(api, restRoutes, { deps, cookies, validateResponses: options.validateResponses ?? false });
+  app.use("/api/v1", api);
+
+  app.use(
+    "/trpc",
+    createExpressMiddleware({
+      router: appRouter,
+      createContext: ({ req, res }) => ({ deps, req, res, cookies }),
+      maxBodySize: 1024 * 1024,
+      onError: ({ error }) => {
+        if (error.code === "INTERNAL_SERVER_ERROR" && error.cause?.name !== "AppError") {
+          deps.logger.error({ err: error.cause ?? error }, "unexpected tRPC error");
+        }
+      },
+    }),
+  );
+
+  app.use((req, _res, next) =>
+    next(new AppError("route.not_found", `No route for ${req.method} ${req.path}`)),
+  );
+  const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
+    const { body, unexpected } = toErrorResponse(error);
+    if (unexpected)
+      deps.logger.error({ err: error, method: req.method, url: req.originalUrl }, "unexpected error");
+    if (!res.headersSent) res.status(body.status).json(body);
+  };
+  app.use(errorHandler);
+  return app;
+}

@@ -1,0 +1,38 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { randomUUID } from "node:crypto";
+import type { RequestHandler } from "express";
+import type { Logger } from "pino";
+
+const requestContext = new AsyncLocalStorage<{ requestId: string }>();
+
+/**
+ * A pino `mixin`: every line logged while a request is handled, in any package, carries its id.
+ * The server passes it when it creates the logger.
+ */
+export const requestLogMixin = () => {
+  const store = requestContext.getStore();
+  return store ? { reqId: store.requestId } : {};
+};
+
+const acceptableId = /^[\w.:-]{1,128}$/;
+
+/** Gives every request an id (the caller's `X-Request-Id` when well-formed), echoes it and logs the outcome. */
+export function requestLogging(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const incoming = req.get("x-request-id");
+    const requestId = incoming && acceptableId.test(incoming) ? incoming : randomUUID();
+    res.setHeader("X-Request-Id", requestId);
+    const started = process.hrtime.bigint();
+    requestContext.run({ requestId }, () => {
+      res.on("finish", () => {
+        const level = res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info";
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        logger[level](
+          { method: req.method, url: req.originalUrl, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
+          "request",
+        );
+      });
+      next();
+    });
+  };
+}

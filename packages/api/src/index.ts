@@ -1,0 +1,4 @@
+export { createApp, restRoutes, type AppOptions } from "./app.ts";
+export { requestLogMixin } from "./http/logging.ts";
+export type { RateLimits } from "./rest/rate-limit.ts";
+export type { AppRouter } from "./trpc/app-router.ts";

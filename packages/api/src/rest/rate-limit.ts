@@ -1,0 +1,36 @@
+import { rateLimit, type Store } from "express-rate-limit";
+import type { Redis } from "ioredis";
+import { RedisStore, type RedisReply } from "rate-limit-redis";
+import type { ErrorResponse } from "@licensing/contracts";
+
+export type Contour = "panel" | "auth" | "client";
+export type RateLimits = Record<Contour, number>;
+
+/**
+ * A fixed one-minute window per IP and contour (spec §1, §8). With Redis the counters are shared by
+ * every instance; otherwise each process counts alone.
+ */
+export function contourRateLimit(contour: Contour, limit: number, redis?: Redis) {
+  const store: Store | undefined = redis
+    ? new RedisStore({
+        prefix: `rl:${contour}:`,
+        sendCommand: (command: string, ...args: string[]) =>
+          redis.call(command, ...args) as Promise<RedisReply>,
+      })
+    : undefined;
+  return rateLimit({
+    windowMs: 60_000,
+    limit,
+    standardHeaders: "draft-6",
+    legacyHeaders: false,
+    ...(store ? { store } : {}),
+    handler(_req, res) {
+      const body: ErrorResponse = {
+        code: "rate_limit.exceeded",
+        message: `Too many requests: at most ${limit} per minute per IP on this API`,
+        status: 429,
+      };
+      res.status(429).json(body);
+    },
+  });
+}

@@ -1,0 +1,84 @@
+import { randomBytes } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import { createServer } from "node:http";
+import {
+  bootstrapOperator,
+  createDeps,
+  createManualClock,
+  type Deps,
+  type ManualClock,
+} from "@licensing/core";
+import { createTestDatabase, type TestDatabase } from "@licensing/db/testing";
+import { pino } from "pino";
+import { createApp } from "../app.ts";
+import type { RateLimits } from "../rest/rate-limit.ts";
+import { TestClient } from "./http-client.ts";
+import { startSmtpReceiver, type SmtpReceiver } from "./smtp-receiver.ts";
+
+export { TestClient } from "./http-client.ts";
+export { startSmtpReceiver, type SmtpReceiver } from "./smtp-receiver.ts";
+
+export const OPERATOR = { email: "root@example.com", password: "operator-password-1" };
+
+export interface TestApp {
+  url: string;
+  clock: ManualClock;
+  deps: Deps;
+  database: TestDatabase;
+  smtp: SmtpReceiver;
+  /** A new client; pass `signIn` to log in as the bootstrap operator. */
+  client(options?: { signIn?: boolean }): Promise<TestClient>;
+  close(): Promise<void>;
+}
+
+/**
+ * The real app on an ephemeral port, over an isolated database (PGlite, or TEST_DATABASE_URL), with a
+ * manual clock, a real SMTP receiver and a bootstrap operator. Responses are validated against their schemas.
+ */
+export async function startTestApp(
+  options: { rateLimits?: Partial<RateLimits>; publicBaseUrl?: string } = {},
+): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const smtp = await startSmtpReceiver();
+  const clock = createManualClock(new Date());
+  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const deps = createDeps({
+    db: database.db,
+    clock,
+    logger,
+    publicBaseUrl: options.publicBaseUrl ?? url,
+    masterKey: randomBytes(32),
+    smtpUrl: smtp.url,
+  });
+  await bootstrapOperator(deps, OPERATOR);
+  const app = createApp({
+    deps,
+    version: "test",
+    validateResponses: true,
+    rateLimits: { panel: 100_000, auth: 100_000, client: 100_000, ...options.rateLimits },
+  });
+  server.on("request", app);
+
+  return {
+    url,
+    clock,
+    deps,
+    database,
+    smtp,
+    async client({ signIn = false } = {}) {
+      const client = new TestClient(url);
+      if (signIn) await client.login(OPERATOR.email, OPERATOR.password);
+      return client;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await deps.mailer.idle();
+      await smtp.close();
+      await database.dispose();
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import { z } from "zod";
+import { CompanyRole, DisplayName, Email, Password, Timestamp, UserStatus, Uuid } from "./common.ts";
+
+const Secret = z.string().min(1).max(512);
+const OtpCode = z.string().trim().min(1).max(64);
+
+export const LoginRequest = z.object({ email: Email, password: Password }).meta({ id: "LoginRequest" });
+
+export const AuthUserResponse = z
+  .object({ id: Uuid, email: z.string(), displayName: z.string().nullable(), isOperator: z.boolean() })
+  .meta({ id: "AuthUserResponse" });
+export type AuthUserResponse = z.infer<typeof AuthUserResponse>;
+
+export const LoginResponse = z
+  .object({
+    twoFactorRequired: z.boolean(),
+    ticket: z.string().nullable(),
+    user: AuthUserResponse.nullable(),
+  })
+  .meta({ id: "LoginResponse" });
+export type LoginResponse = z.infer<typeof LoginResponse>;
+
+export const TwoFactorLoginRequest = z
+  .object({ ticket: Secret, code: OtpCode })
+  .meta({ id: "TwoFactorLoginRequest" });
+
+export const MeResponse = z
+  .object({
+    id: Uuid,
+    email: z.string(),
+    displayName: z.string().nullable(),
+    isOperator: z.boolean(),
+    totpEnabled: z.boolean(),
+    companyId: Uuid.nullable(),
+    role: CompanyRole.nullable(),
+  })
+  .meta({ id: "MeResponse" });
+export type MeResponse = z.infer<typeof MeResponse>;
+
+export const InvitePreviewResponse = z
+  .object({
+    email: z.string(),
+    companyName: z.string().nullable().meta({ description: "null for an operator invitation" }),
+    role: z.enum(["owner", "admin", "viewer", "operator"]),
+    expiresAt: Timestamp,
+  })
+  .meta({ id: "InvitePreviewResponse" });
+export type InvitePreviewResponse = z.infer<typeof InvitePreviewResponse>;
+
+export const InviteTokenParams = z.object({ token: Secret });
+export const AcceptInviteRequest = z
+  .object({ token: Secret, password: Password })
+  .meta({ id: "AcceptInviteRequest" });
+export const ForgotPasswordRequest = z.object({ email: Email }).meta({ id: "ForgotPasswordRequest" });
+export const ResetPasswordRequest = z
+  .object({ token: Secret, newPassword: Password })
+  .meta({ id: "ResetPasswordRequest" });
+export const ChangePasswordRequest = z
+  .object({ currentPassword: Password, newPassword: Password })
+  .meta({ id: "ChangePasswordRequest" });
+
+export const TotpEnrollResponse = z
+  .object({ secret: z.string().meta({ description: "base32" }), otpauthUri: z.string() })
+  .meta({ id: "TotpEnrollResponse" });
+export const TotpEnableRequest = z.object({ code: OtpCode }).meta({ id: "TotpEnableRequest" });
+export const TotpEnableResponse = z
+  .object({ recoveryCodes: z.array(z.string()) })
+  .meta({ id: "TotpEnableResponse", description: "Shown once; each code works once." });
+export const TotpDisableRequest = z
+  .object({ password: Password, code: OtpCode })
+  .meta({ id: "TotpDisableRequest" });
+
+export const OperatorUserResponse = z
+  .object({
+    id: Uuid,
+    email: z.string(),
+    displayName: z.string().nullable(),
+    status: UserStatus,
+    totpEnabled: z.boolean(),
+    lastLoginAt: Timestamp.nullable(),
+    createdAt: Timestamp,
+  })
+  .meta({ id: "OperatorUserResponse" });
+export type OperatorUserResponse = z.infer<typeof OperatorUserResponse>;
+
+export const InviteOperatorRequest = z
+  .object({ email: Email, displayName: DisplayName.optional() })
+  .meta({ id: "InviteOperatorRequest" });

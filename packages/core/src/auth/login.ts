@@ -1,0 +1,89 @@
+import { eq } from "drizzle-orm";
+import { tables } from "@licensing/db";
+import type { AuthUserResponse, LoginResponse } from "@licensing/contracts";
+import { recordAudit } from "../audit/record.ts";
+import { MINUTE } from "../clock.ts";
+import { verifyPassword } from "../crypto/password.ts";
+import type { Deps, RequestInfo } from "../deps.ts";
+import { fail } from "../errors.ts";
+import { assertNotLockedOut, clearAuthFailures, recordAuthFailure } from "./lockout.ts";
+import { consumeOneTimeToken, issueOneTimeToken, peekOneTimeToken } from "./one-time-tokens.ts";
+import { openSession } from "./sessions.ts";
+import { consumeSecondFactor } from "./totp.ts";
+import { findUserByEmail, loadUser, toAuthUser, type UserRow } from "./users.ts";
+
+const TICKET_TTL_MS = 5 * MINUTE;
+
+export interface LoginResult {
+  response: LoginResponse;
+  /** Present when a session was opened: the raw id for the cookie. */
+  sessionId?: string;
+}
+
+export async function login(
+  deps: Deps,
+  input: { email: string; password: string },
+  request: RequestInfo,
+): Promise<LoginResult> {
+  const user = await findUserByEmail(deps.db, input.email);
+  const usable = user?.status === "active" ? user : undefined;
+  if (usable) await assertNotLockedOut(deps, usable.id);
+  // verifyPassword hashes against a dummy when there is no account, so both paths cost the same.
+  const ok = await verifyPassword(usable?.passwordHash ?? null, input.password);
+  if (!usable || !ok) {
+    if (usable) await recordAuthFailure(deps, usable.id);
+    return fail("auth.invalid_credentials", "The email or password is wrong");
+  }
+  const account = usable;
+
+  if (account.totpEnabled) {
+    const { token } = await issueOneTimeToken(deps.db, deps.clock, {
+      kind: "login_ticket",
+      userId: account.id,
+      ttlMs: TICKET_TTL_MS,
+    });
+    return { response: { twoFactorRequired: true, ticket: token, user: null } };
+  }
+  const sessionId = await completeLogin(deps, account, request, "password");
+  return { response: { twoFactorRequired: false, ticket: null, user: toAuthUser(account) }, sessionId };
+}
+
+export async function loginWithSecondFactor(
+  deps: Deps,
+  input: { ticket: string; code: string },
+  request: RequestInfo,
+): Promise<{ user: AuthUserResponse; sessionId: string }> {
+  const ticket = await peekOneTimeToken(deps.db, deps.clock, "login_ticket", input.ticket);
+  if (!ticket) return fail("auth.invalid_ticket", "ticket: the ticket is unknown, expired or already used");
+  const user = await loadUser(deps.db, ticket.userId);
+  if (user.status !== "active") fail("auth.invalid_ticket", "ticket: the account is no longer active");
+  await assertNotLockedOut(deps, user.id);
+  if (!(await consumeSecondFactor(deps, user, input.code))) {
+    await recordAuthFailure(deps, user.id);
+    fail("auth.invalid_code", "code: the code is neither a current TOTP code nor an unused recovery code");
+  }
+  // The ticket works once: a racing second request with a valid code loses here.
+  if (!(await consumeOneTimeToken(deps.db, deps.clock, "login_ticket", input.ticket))) {
+    fail("auth.invalid_ticket", "ticket: the ticket is unknown, expired or already used");
+  }
+  const sessionId = await completeLogin(deps, user, request, "totp");
+  return { user: toAuthUser(user), sessionId };
+}
+
+/** Opens the session of a user who has passed every factor. */
+export async function completeLogin(deps: Deps, user: UserRow, request: RequestInfo, method: string) {
+  await clearAuthFailures(deps, user.id);
+  return deps.db.transaction(async (tx) => {
+    const sessionId = await openSession(tx, deps, user.id, request);
+    await tx.update(tables.users).set({ lastLoginAt: deps.clock.now() }).where(eq(tables.users.id, user.id));
+    await recordAudit(tx, deps.clock, {
+      action: "auth.login",
+      actorEmail: user.email,
+      entityType: "user",
+      entityId: user.id,
+      meta: { method },
+      request,
+    });
+    return sessionId;
+  });
+}

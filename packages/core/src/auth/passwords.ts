@@ -1,0 +1,99 @@
+import { eq } from "drizzle-orm";
+import { tables } from "@licensing/db";
+import { recordAudit } from "../audit/record.ts";
+import { HOUR } from "../clock.ts";
+import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from "../crypto/password.ts";
+import type { Deps, RequestInfo } from "../deps.ts";
+import { fail } from "../errors.ts";
+import type { UserActor } from "./actor.ts";
+import { assertNotLockedOut, recordAuthFailure } from "./lockout.ts";
+import { consumeOneTimeToken, issueOneTimeToken } from "./one-time-tokens.ts";
+import { closeUserSessions } from "./sessions.ts";
+import { findUserByEmail, loadUser } from "./users.ts";
+
+const RESET_TTL_MS = HOUR;
+
+export function assertPasswordStrength(password: string, field: string) {
+  if (password.length < MIN_PASSWORD_LENGTH) {
+    fail("auth.password_too_short", `${field}: must be at least ${MIN_PASSWORD_LENGTH} characters`);
+  }
+}
+
+/**
+ * Always succeeds. The mail leaves in the background, so the answer takes as long for an unknown
+ * address as for a known one (one indexed lookup, plus one small insert when the account exists).
+ */
+export async function forgotPassword(deps: Deps, input: { email: string }, request: RequestInfo) {
+  const user = await findUserByEmail(deps.db, input.email);
+  if (user?.status !== "active") return;
+  const { token } = await deps.db.transaction(async (tx) => {
+    const issued = await issueOneTimeToken(tx, deps.clock, {
+      kind: "password_reset",
+      userId: user.id,
+      ttlMs: RESET_TTL_MS,
+    });
+    await recordAudit(tx, deps.clock, {
+      action: "user.password_reset_requested",
+      actorEmail: user.email,
+      entityType: "user",
+      entityId: user.id,
+      request,
+    });
+    return issued;
+  });
+  deps.mailer.sendLater({
+    to: user.email,
+    subject: "Reset your password",
+    text: `Someone asked to reset the password of ${user.email}.\n\nSet a new one within an hour:\n${deps.config.publicBaseUrl}/reset-password?token=${token}\n\nIf it was not you, ignore this mail.`,
+  });
+}
+
+export async function resetPassword(
+  deps: Deps,
+  input: { token: string; newPassword: string },
+  request: RequestInfo,
+) {
+  assertPasswordStrength(input.newPassword, "newPassword");
+  const passwordHash = await hashPassword(input.newPassword);
+  await deps.db.transaction(async (tx) => {
+    const token = await consumeOneTimeToken(tx, deps.clock, "password_reset", input.token);
+    if (!token)
+      return fail("auth.reset_token_invalid", "token: the reset token is unknown, expired or already used");
+    const user = await loadUser(tx, token.userId);
+    await tx.update(tables.users).set({ passwordHash }).where(eq(tables.users.id, user.id));
+    await closeUserSessions(tx, user.id);
+    await recordAudit(tx, deps.clock, {
+      action: "user.password_reset",
+      actorEmail: user.email,
+      entityType: "user",
+      entityId: user.id,
+      request,
+    });
+  });
+}
+
+export async function changePassword(
+  deps: Deps,
+  actor: UserActor,
+  input: { currentPassword: string; newPassword: string },
+) {
+  const user = await loadUser(deps.db, actor.userId);
+  await assertNotLockedOut(deps, user.id);
+  if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
+    await recordAuthFailure(deps, user.id);
+    fail("auth.invalid_password", "currentPassword: the password is wrong");
+  }
+  assertPasswordStrength(input.newPassword, "newPassword");
+  const passwordHash = await hashPassword(input.newPassword);
+  await deps.db.transaction(async (tx) => {
+    await tx.update(tables.users).set({ passwordHash }).where(eq(tables.users.id, user.id));
+    await closeUserSessions(tx, user.id, actor.sessionIdHash);
+    await recordAudit(tx, deps.clock, {
+      action: "user.password_changed",
+      actorEmail: user.email,
+      entityType: "user",
+      entityId: user.id,
+      request: actor.request,
+    });
+  });
+}

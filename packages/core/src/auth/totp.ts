@@ -1,0 +1,142 @@
+import { randomBytes } from "node:crypto";
+import { and, eq, isNull } from "drizzle-orm";
+import { tables } from "@licensing/db";
+import { generateSecret, generateURI, verify } from "otplib";
+import { sha256Hex } from "../crypto/hash.ts";
+import { verifyPassword } from "../crypto/password.ts";
+import { recordAudit } from "../audit/record.ts";
+import type { Deps } from "../deps.ts";
+import { fail } from "../errors.ts";
+import type { UserActor } from "./actor.ts";
+import { assertNotLockedOut, recordAuthFailure } from "./lockout.ts";
+import { loadUser } from "./users.ts";
+
+const ISSUER = "Licensing Service";
+const RECOVERY_CODE_COUNT = 10;
+
+type UserRow = typeof tables.users.$inferSelect;
+
+export async function enrollTotp(deps: Deps, actor: UserActor) {
+  const user = await loadUser(deps.db, actor.userId);
+  if (user.totpEnabled) fail("totp.already_enabled", "Two-factor authentication is already enabled");
+  const secret = generateSecret();
+  await deps.db
+    .update(tables.users)
+    .set({ totpSecret: deps.secrets.seal(secret), totpLastStep: null })
+    .where(eq(tables.users.id, user.id));
+  return { secret, otpauthUri: generateURI({ issuer: ISSUER, label: user.email, secret }) };
+}
+
+export async function enableTotp(deps: Deps, actor: UserActor, code: string) {
+  const user = await loadUser(deps.db, actor.userId);
+  if (user.totpEnabled) fail("totp.already_enabled", "Two-factor authentication is already enabled");
+  if (!user.totpSecret) fail("totp.not_enrolled", "Call /auth/2fa/enroll first");
+  await assertNotLockedOut(deps, user.id);
+  const step = await matchTotp(deps, user, code);
+  if (step === null) {
+    await recordAuthFailure(deps, user.id);
+    fail("totp.invalid_code", "code: the code is not valid for the enrolled secret");
+  }
+  const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .update(tables.users)
+      .set({ totpEnabled: true, totpLastStep: step })
+      .where(eq(tables.users.id, user.id));
+    await tx.delete(tables.recoveryCodes).where(eq(tables.recoveryCodes.userId, user.id));
+    await tx
+      .insert(tables.recoveryCodes)
+      .values(recoveryCodes.map((c) => ({ userId: user.id, codeHash: hashRecoveryCode(c) })));
+    await recordAudit(tx, deps.clock, {
+      action: "user.totp_enabled",
+      actorEmail: user.email,
+      entityType: "user",
+      entityId: user.id,
+      request: actor.request,
+    });
+  });
+  return { recoveryCodes };
+}
+
+export async function disableTotp(deps: Deps, actor: UserActor, input: { password: string; code: string }) {
+  const user = await loadUser(deps.db, actor.userId);
+  if (!user.totpEnabled) fail("totp.not_enabled", "Two-factor authentication is not enabled");
+  await assertNotLockedOut(deps, user.id);
+  if (!(await verifyPassword(user.passwordHash, input.password))) {
+    await recordAuthFailure(deps, user.id);
+    fail("auth.invalid_password", "password: the password is wrong");
+  }
+  if (!(await consumeSecondFactor(deps, user, input.code))) {
+    await recordAuthFailure(deps, user.id);
+    fail("totp.invalid_code", "code: the code is neither a current TOTP code nor an unused recovery code");
+  }
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .update(tables.users)
+      .set({ totpEnabled: false, totpSecret: null, totpLastStep: null })
+      .where(eq(tables.users.id, user.id));
+    await tx.delete(tables.recoveryCodes).where(eq(tables.recoveryCodes.userId, user.id));
+    await recordAudit(tx, deps.clock, {
+      action: "user.totp_disabled",
+      actorEmail: user.email,
+      entityType: "user",
+      entityId: user.id,
+      request: actor.request,
+    });
+  });
+}
+
+/**
+ * Accepts a live TOTP code not used before (its time step is recorded) or an unused recovery code
+ * (marked used). Both checks are atomic, so the same code cannot win twice in a race.
+ */
+export async function consumeSecondFactor(deps: Deps, user: UserRow, code: string): Promise<boolean> {
+  const step = await matchTotp(deps, user, code);
+  if (step !== null) {
+    const updated = await deps.db
+      .update(tables.users)
+      .set({ totpLastStep: step })
+      .where(and(eq(tables.users.id, user.id), lastStepBefore(user.totpLastStep)))
+      .returning({ id: tables.users.id });
+    return updated.length === 1;
+  }
+  const used = await deps.db
+    .update(tables.recoveryCodes)
+    .set({ usedAt: deps.clock.now() })
+    .where(
+      and(
+        eq(tables.recoveryCodes.userId, user.id),
+        eq(tables.recoveryCodes.codeHash, hashRecoveryCode(code)),
+        isNull(tables.recoveryCodes.usedAt),
+      ),
+    )
+    .returning({ id: tables.recoveryCodes.id });
+  return used.length === 1;
+}
+
+/** The time step a code matches (±1 step of drift), or null; steps already used never match. */
+async function matchTotp(deps: Deps, user: UserRow, code: string): Promise<number | null> {
+  if (!user.totpSecret || !/^\d{6}$/.test(code)) return null;
+  const secret = deps.secrets.open(user.totpSecret).toString("utf8");
+  const result = await verify({
+    secret,
+    token: code,
+    epoch: Math.floor(deps.clock.now().getTime() / 1000),
+    epochTolerance: 30,
+    ...(user.totpLastStep === null ? {} : { afterTimeStep: user.totpLastStep }),
+  });
+  // The functional API types HOTP and TOTP results together; only the TOTP one has `timeStep`.
+  return result.valid && "timeStep" in result ? result.timeStep : null;
+}
+
+// Compare-and-set on the last step: the update only wins if nobody recorded this step meanwhile.
+function lastStepBefore(previous: number | null) {
+  return previous === null ? isNull(tables.users.totpLastStep) : eq(tables.users.totpLastStep, previous);
+}
+
+function newRecoveryCode() {
+  const raw = randomBytes(8).toString("hex");
+  return `${raw.slice(0, 8)}-${raw.slice(8)}`;
+}
+
+const hashRecoveryCode = (code: string) => sha256Hex(code.trim().toLowerCase());

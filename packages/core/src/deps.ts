@@ -1,0 +1,56 @@
+import type { Db } from "@licensing/db";
+import type { Logger } from "pino";
+import type { Clock } from "./clock.ts";
+import { createSecretBox, type SecretBox } from "./crypto/secret-box.ts";
+import { createMailer, type Mailer } from "./mail/mailer.ts";
+
+/** Settings the use-cases need; the server builds them from the environment. */
+export interface CoreConfig {
+  /** Links in mails are built on it, e.g. `${publicBaseUrl}/accept-invite?token=…`. */
+  publicBaseUrl: string;
+}
+
+/** Everything a use-case may touch, passed explicitly as its first argument. */
+export interface Deps {
+  db: Db;
+  clock: Clock;
+  config: CoreConfig;
+  secrets: SecretBox;
+  mailer: Mailer;
+  logger: Logger;
+}
+
+/** Where a call came from; recorded in the audit log and on sessions. */
+export interface RequestInfo {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+export interface DepsOptions {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  publicBaseUrl: string;
+  masterKey: Buffer;
+  smtpUrl?: string | undefined;
+}
+
+/** Builds the dependencies from their parts; the server and the test harness both use it. */
+export function createDeps(options: DepsOptions): Deps {
+  const { db, clock, logger } = options;
+  const publicBaseUrl = options.publicBaseUrl.replace(/\/$/, "");
+  return {
+    db,
+    clock,
+    logger,
+    config: { publicBaseUrl },
+    secrets: createSecretBox(options.masterKey),
+    mailer: createMailer({
+      db,
+      clock,
+      logger,
+      smtpUrl: options.smtpUrl,
+      from: `Licensing service <no-reply@${new URL(publicBaseUrl).hostname}>`,
+    }),
+  };
+}

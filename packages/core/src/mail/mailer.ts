@@ -1,0 +1,61 @@
+import { tables, type Db } from "@licensing/db";
+import nodemailer from "nodemailer";
+import type { Logger } from "pino";
+import type { Clock } from "../clock.ts";
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+export interface Mailer {
+  /** Queues the mail and returns at once, so a caller's response time does not depend on SMTP. */
+  sendLater(mail: Mail): void;
+  /** Resolves when every queued mail has been handed over (used at shutdown and in tests). */
+  idle(): Promise<void>;
+}
+
+export interface MailerOptions {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  /** smtp:// or smtps:// URL; without it mails go to the log and the `mail_outbox` table only. */
+  smtpUrl?: string | undefined;
+  from: string;
+}
+
+export function createMailer({ db, clock, logger, smtpUrl, from }: MailerOptions): Mailer {
+  const transport = smtpUrl ? nodemailer.createTransport(smtpUrl) : undefined;
+  const pending = new Set<Promise<void>>();
+
+  async function deliver(mail: Mail) {
+    let status: "logged" | "sent" | "failed" = "logged";
+    let error: string | null = null;
+    if (transport) {
+      try {
+        await transport.sendMail({ from, ...mail });
+        status = "sent";
+      } catch (cause) {
+        status = "failed";
+        error = cause instanceof Error ? cause.message : String(cause);
+        logger.error({ err: cause, to: mail.to, subject: mail.subject }, "mail delivery failed");
+      }
+    } else {
+      logger.info({ mail }, "mail (no SMTP_URL configured)");
+    }
+    await db.insert(tables.mailOutbox).values({ ...mail, status, error, createdAt: clock.now() });
+  }
+
+  return {
+    sendLater(mail) {
+      const job = deliver(mail)
+        .catch((err: unknown) => logger.error({ err }, "mail outbox write failed"))
+        .finally(() => pending.delete(job));
+      pending.add(job);
+    },
+    async idle() {
+      while (pending.size > 0) await Promise.all(pending);
+    },
+  };
+}

@@ -1,0 +1,1 @@
+export { listOperators, inviteOperator, setOperator } from "./operators.ts";

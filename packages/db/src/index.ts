@@ -1,0 +1,9 @@
+export {
+  createDatabase,
+  type Database,
+  type DatabaseOptions,
+  type Db,
+  type Executor,
+  type Tx,
+} from "./database.ts";
+export * as tables from "./schema/index.ts";
