@@ -10,10 +10,10 @@ export type RateLimits = Record<Contour, number>;
  * A fixed one-minute window per IP and contour (spec §1, §8). With Redis the counters are shared by
  * every instance; otherwise each process counts alone.
  */
-export function contourRateLimit(contour: Contour, limit: number, redis?: Redis) {
+export function contourRateLimit(contour: Contour, limit: number, redis?: Redis, prefix = "rl:") {
   const store: Store | undefined = redis
     ? new RedisStore({
-        prefix: `rl:${contour}:`,
+        prefix: `${prefix}${contour}:`,
         sendCommand: (command: string, ...args: string[]) =>
           redis.call(command, ...args) as Promise<RedisReply>,
       })

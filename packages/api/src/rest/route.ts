@@ -1,7 +1,7 @@
 import type { ErrorCode } from "@licensing/contracts";
 import { fail, type Actor, type Deps, type UserActor } from "@licensing/core";
 import type { Request, RequestHandler, Response, Router } from "express";
-import type { z} from "zod";
+import type { z } from "zod";
 import { type ZodType } from "zod";
 import { describeZodError } from "../errors.ts";
 import { resolveActor } from "../http/actor.ts";

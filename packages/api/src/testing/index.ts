@@ -9,6 +9,7 @@ import {
   type ManualClock,
 } from "@licensing/core";
 import { createTestDatabase, type TestDatabase } from "@licensing/db/testing";
+import type { Redis } from "ioredis";
 import { pino } from "pino";
 import { createApp } from "../app.ts";
 import type { RateLimits } from "../rest/rate-limit.ts";
@@ -35,9 +36,15 @@ export interface TestApp {
  * The real app on an ephemeral port, over an isolated database (PGlite, or TEST_DATABASE_URL), with a
  * manual clock, a real SMTP receiver and a bootstrap operator. Responses are validated against their schemas.
  */
-export async function startTestApp(
-  options: { rateLimits?: Partial<RateLimits>; publicBaseUrl?: string } = {},
-): Promise<TestApp> {
+export interface TestAppOptions {
+  rateLimits?: Partial<RateLimits>;
+  publicBaseUrl?: string;
+  trustProxy?: boolean | number;
+  redis?: Redis;
+  rateLimitPrefix?: string;
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const smtp = await startSmtpReceiver();
   const clock = createManualClock(new Date());
@@ -58,6 +65,9 @@ export async function startTestApp(
     deps,
     version: "test",
     validateResponses: true,
+    trustProxy: options.trustProxy,
+    redis: options.redis,
+    rateLimitPrefix: options.rateLimitPrefix,
     rateLimits: { panel: 100_000, auth: 100_000, client: 100_000, ...options.rateLimits },
   });
   server.on("request", app);

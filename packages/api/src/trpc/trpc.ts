@@ -17,6 +17,7 @@ const t = initTRPC.context<TrpcContext>().create({
   transformer: superjson,
   errorFormatter({ shape, error }) {
     const cause = error.cause;
+    const { stack: _stack, ...data } = shape.data;
     return {
       ...shape,
       message:
@@ -24,8 +25,7 @@ const t = initTRPC.context<TrpcContext>().create({
           ? "An unexpected error occurred"
           : shape.message,
       data: {
-        ...shape.data,
-        stack: undefined,
+        ...data,
         // The spec's machine code, the same one the REST body carries.
         appCode:
           cause instanceof AppError

@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { EnvError, parseEnv } from "./env.ts";
+
+describe("parseEnv", () => {
+  it("applies the documented defaults", () => {
+    expect(parseEnv({})).toMatchObject({
+      PORT: 3000,
+      DATA_DIR: "./.data",
+      LICENSING_MAX_OFFLINE_DAYS: 30,
+      LICENSING_DEFAULT_TRIAL_DAYS: 14,
+      LICENSING_HEARTBEAT_INTERVAL_SECONDS: 900,
+      RATE_LIMIT_PANEL: 300,
+      RATE_LIMIT_AUTH: 20,
+      RATE_LIMIT_CLIENT: 100,
+      LOG_LEVEL: "info",
+    });
+  });
+
+  it("treats empty strings as unset and coerces numbers and TRUST_PROXY", () => {
+    const env = parseEnv({ PORT: "8080", DATABASE_URL: "", TRUST_PROXY: "1", RATE_LIMIT_CLIENT: "5000" });
+    expect(env).toMatchObject({ PORT: 8080, TRUST_PROXY: 1, RATE_LIMIT_CLIENT: 5000 });
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(parseEnv({ TRUST_PROXY: "true" }).TRUST_PROXY).toBe(true);
+    expect(parseEnv({ TRUST_PROXY: "loopback" }).TRUST_PROXY).toBe("loopback");
+  });
+
+  it.each([
+    ["PORT", "not-a-port"],
+    ["PORT", "70000"],
+    ["DATABASE_URL", "mysql://localhost/db"],
+    ["REDIS_URL", "http://localhost"],
+    ["PUBLIC_BASE_URL", "ftp://example.com"],
+    ["LICENSING_MASTER_KEY", "too-short"],
+    ["LICENSING_MAX_OFFLINE_DAYS", "0"],
+    ["RATE_LIMIT_AUTH", "-1"],
+    ["SMTP_URL", "not a url"],
+    ["LOG_LEVEL", "loud"],
+  ])("names %s when its value %j is bad", (name, value) => {
+    expect(() => parseEnv({ [name]: value })).toThrow(EnvError);
+    expect(() => parseEnv({ [name]: value })).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}: `));
+  });
+
+  it("needs both bootstrap variables or neither, and a long enough password", () => {
+    expect(() => parseEnv({ BOOTSTRAP_OPERATOR_EMAIL: "ops@example.com" })).toThrow(
+      /BOOTSTRAP_OPERATOR_PASSWORD/,
+    );
+    expect(() =>
+      parseEnv({ BOOTSTRAP_OPERATOR_EMAIL: "ops@example.com", BOOTSTRAP_OPERATOR_PASSWORD: "short" }),
+    ).toThrow(/BOOTSTRAP_OPERATOR_PASSWORD: must be at least 8 characters/);
+  });
+});

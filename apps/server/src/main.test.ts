@@ -1,0 +1,99 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+
+// The real entry point in a child process: what `npm start` runs.
+const main = fileURLToPath(new URL("./main.ts", import.meta.url));
+const dataDir = mkdtempSync(join(tmpdir(), "licensing-main-"));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+interface Started {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+}
+
+async function start(env: Record<string, string>): Promise<Started> {
+  const child = spawn(process.execPath, ["--import", "tsx", main], {
+    env: { ...process.env, PORT: "0", DATA_DIR: dataDir, LOG_LEVEL: "info", DATABASE_URL: "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no start within 30 s:\n${output}`)), 30_000);
+    child.stdout!.on("data", () => {
+      const match = /"port":(\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`exited with ${code}:\n${output}`)));
+  });
+  return { child, url: `http://127.0.0.1:${port}`, output: () => output };
+}
+
+const exitCode = (child: ChildProcess) => new Promise<number | null>((resolve) => child.on("exit", resolve));
+
+const login = (url: string, email: string, password: string) =>
+  fetch(`${url}/api/v1/panel/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password }),
+  });
+
+describe("npm start (apps/server/src/main.ts)", () => {
+  const operator = {
+    BOOTSTRAP_OPERATOR_EMAIL: "boot@example.com",
+    BOOTSTRAP_OPERATOR_PASSWORD: "boot-password",
+  };
+
+  it("starts on the embedded database, creates the bootstrap operator, and stops gracefully on SIGTERM", async () => {
+    const server = await start(operator);
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+    expect(
+      (await login(server.url, operator.BOOTSTRAP_OPERATOR_EMAIL, operator.BOOTSTRAP_OPERATOR_PASSWORD))
+        .status,
+    ).toBe(200);
+    // A request in flight when SIGTERM arrives still gets its answer.
+    const inFlight = login(
+      server.url,
+      operator.BOOTSTRAP_OPERATOR_EMAIL,
+      operator.BOOTSTRAP_OPERATOR_PASSWORD,
+    );
+    await new Promise((r) => setTimeout(r, 5));
+    const exited = exitCode(server.child);
+    server.child.kill("SIGTERM");
+    expect((await inFlight).status).toBe(200);
+    expect(await exited).toBe(0);
+    expect(server.output()).toContain("shutting down");
+  });
+
+  it("keeps its data across restarts and does not bootstrap twice", async () => {
+    const server = await start({ ...operator, BOOTSTRAP_OPERATOR_PASSWORD: "a-different-password" });
+    expect(
+      (await login(server.url, operator.BOOTSTRAP_OPERATOR_EMAIL, operator.BOOTSTRAP_OPERATOR_PASSWORD))
+        .status,
+    ).toBe(200);
+    expect(server.output()).not.toContain("created the bootstrap operator");
+    const exited = exitCode(server.child);
+    server.child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+  });
+
+  it("refuses to start on a bad variable and names it", async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", main], {
+      env: { ...process.env, PORT: "nope", DATA_DIR: dataDir },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    expect(await exitCode(child)).toBe(1);
+    expect(stderr).toContain("PORT:");
+  });
+});

@@ -1,0 +1,31 @@
+import { randomBytes } from "node:crypto";
+import { Redis } from "ioredis";
+import { describe, expect, it } from "vitest";
+import { startTestApp } from "../testing/index.ts";
+
+const redisUrl = process.env.TEST_REDIS_URL;
+
+// Needs a Redis server: .ci/run starts one and sets TEST_REDIS_URL.
+describe.skipIf(!redisUrl)("rate limits shared through Redis", () => {
+  it("counts the requests of two instances together", async () => {
+    const redis = new Redis(redisUrl!);
+    const prefix = `rl-test-${randomBytes(4).toString("hex")}:`;
+    const options = { redis, rateLimitPrefix: prefix, rateLimits: { panel: 6 } };
+    const [a, b] = await Promise.all([startTestApp(options), startTestApp(options)]);
+    try {
+      const [ca, cb] = [await a.client(), await b.client()];
+      for (let i = 0; i < 3; i++) {
+        expect((await ca.get("/api/v1/panel/operator/users")).status).toBe(401);
+        expect((await cb.get("/api/v1/panel/operator/users")).status).toBe(401);
+      }
+      const limited = await ca.get("/api/v1/panel/operator/users");
+      expect(limited.status).toBe(429);
+      expect(limited.headers.get("retry-after")).toBeTruthy();
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+      const keys = await redis.keys(`${prefix}*`);
+      if (keys.length) await redis.del(...keys);
+      await redis.quit();
+    }
+  });
+});
