@@ -7,9 +7,15 @@ import { toErrorResponse } from "./errors.ts";
 import { requestLogging } from "./http/logging.ts";
 import { originGuard } from "./http/origin-guard.ts";
 import { authRoutes } from "./rest/auth/routes.ts";
+import { apiTokenRoutes } from "./rest/api-tokens/routes.ts";
+import { auditRoutes } from "./rest/audit/routes.ts";
+import { companyRoutes } from "./rest/companies/routes.ts";
+import { userRoutes } from "./rest/users/routes.ts";
 import { buildOpenApiDocument } from "./rest/openapi.ts";
 import { operatorRoutes } from "./rest/operator/routes.ts";
-import { contourRateLimit, type RateLimits } from "./rest/rate-limit.ts";
+import { templateRoutes } from "./rest/templates/routes.ts";
+import { licenseRoutes } from "./rest/licenses/routes.ts";
+import { contourRateLimit, type Contour, type RateLimits } from "./rest/rate-limit.ts";
 import { mountRoutes, type Route } from "./rest/route.ts";
 import { appRouter } from "./trpc/app-router.ts";
 
@@ -18,6 +24,8 @@ export interface AppOptions {
   rateLimits: RateLimits;
   /** Shared rate-limit counters; absent means in-process counters. */
   redis?: Redis | undefined;
+  /** Key prefix of the Redis counters (default `rl:`), so separate deployments can share one Redis. */
+  rateLimitPrefix?: string | undefined;
   /** Express `trust proxy` setting, so `req.ip` is the client behind a load balancer. */
   trustProxy?: boolean | number | string | undefined;
   version: string;
@@ -25,7 +33,16 @@ export interface AppOptions {
 }
 
 /** Every REST route, in one list: the Express routes and the OpenAPI document both come from it. */
-export const restRoutes: Route[] = [...authRoutes, ...operatorRoutes];
+export const restRoutes: Route[] = [
+  ...authRoutes,
+  ...operatorRoutes,
+  ...templateRoutes,
+  ...licenseRoutes,
+  ...companyRoutes,
+  ...userRoutes,
+  ...apiTokenRoutes,
+  ...auditRoutes,
+];
 
 export function createApp(options: AppOptions): Express {
   const { deps } = options;
@@ -51,11 +68,15 @@ export function createApp(options: AppOptions): Express {
     swaggerUi.setup(openApi, { customSiteTitle: "Licensing service API" }),
   );
 
-  const { rateLimits, redis } = options;
-  app.use("/api/v1/panel/auth", contourRateLimit("auth", rateLimits.auth, redis));
-  app.use(/^\/api\/v1\/panel\/(?!auth(\/|$))/, contourRateLimit("panel", rateLimits.panel, redis));
-  app.use("/api/v1/client", contourRateLimit("client", rateLimits.client, redis));
-  app.use("/trpc", contourRateLimit("panel", rateLimits.panel, redis));
+  const limiter = (contour: Contour) =>
+    contourRateLimit(contour, options.rateLimits[contour], options.redis, options.rateLimitPrefix);
+  const panelLimiter = limiter("panel");
+  const authLimiter = limiter("auth");
+  app.use("/api/v1/panel", (req, res, next) =>
+    (/^\/auth(\/|$)/.test(req.path) ? authLimiter : panelLimiter)(req, res, next),
+  );
+  app.use("/trpc", panelLimiter);
+  app.use("/api/v1/client", limiter("client"));
   app.use(["/api/v1/panel", "/trpc"], originGuard(publicBaseUrl));
 
   const api = express.Router();

@@ -8,7 +8,18 @@ import { createMailer, type Mailer } from "./mail/mailer.ts";
 export interface CoreConfig {
   /** Links in mails are built on it, e.g. `${publicBaseUrl}/accept-invite?token=…`. */
   publicBaseUrl: string;
+  licensing: LicensingSettings;
 }
+
+/** Spec §8 limits that the environment may change (ARCHITECTURE.md §4). */
+export interface LicensingSettings {
+  /** LICENSING_MAX_OFFLINE_DAYS: a license's offlineDays is clamped to 1..this. */
+  maxOfflineDays: number;
+  /** LICENSING_DEFAULT_TRIAL_DAYS: the length of a trial issued without expiresAt. */
+  defaultTrialDays: number;
+}
+
+export const defaultLicensingSettings: LicensingSettings = { maxOfflineDays: 30, defaultTrialDays: 14 };
 
 /** Everything a use-case may touch, passed explicitly as its first argument. */
 export interface Deps {
@@ -33,6 +44,7 @@ export interface DepsOptions {
   publicBaseUrl: string;
   masterKey: Buffer;
   smtpUrl?: string | undefined;
+  licensing?: Partial<LicensingSettings> | undefined;
 }
 
 /** Builds the dependencies from their parts; the server and the test harness both use it. */
@@ -43,7 +55,7 @@ export function createDeps(options: DepsOptions): Deps {
     db,
     clock,
     logger,
-    config: { publicBaseUrl },
+    config: { publicBaseUrl, licensing: { ...defaultLicensingSettings, ...options.licensing } },
     secrets: createSecretBox(options.masterKey),
     mailer: createMailer({
       db,

@@ -2,13 +2,36 @@ export { AppError, fail } from "./errors.ts";
 export { createManualClock, systemClock, DAY, HOUR, MINUTE, type Clock, type ManualClock } from "./clock.ts";
 export { createDeps, type CoreConfig, type Deps, type DepsOptions, type RequestInfo } from "./deps.ts";
 export { createSecretBox, type SecretBox } from "./crypto/secret-box.ts";
+export { hashPassword } from "./crypto/password.ts";
 export { createMailer, type Mail, type Mailer } from "./mail/mailer.ts";
 export { recordAudit } from "./audit/record.ts";
 export type { Actor, TokenActor, UserActor } from "./auth/actor.ts";
 export { resolveApiToken, API_TOKEN_PREFIX } from "./auth/api-token-actor.ts";
 export { resolveSession, closeSession, SESSION_TTL_MS } from "./auth/sessions.ts";
 export { bootstrapOperator } from "./operators/bootstrap.ts";
+export {
+  signLicenseToken,
+  verifyLicenseToken,
+  unixSeconds,
+  type TokenSigner,
+  type TokenVerification,
+} from "./crypto/license-token.ts";
+export { signMarker, verifyMarker, type MarkerVerification } from "./crypto/marker.ts";
+export {
+  generateLicenseKey,
+  normalizeLicenseKey,
+  isLicenseKey,
+  LICENSE_KEY_PATTERN,
+} from "./crypto/license-key.ts";
+export { publicKeyFromHex } from "./crypto/ed25519.ts";
 
 export * as auth from "./auth/index.ts";
 export * as operators from "./operators/index.ts";
+export * as companies from "./companies/index.ts";
+export * as users from "./users/index.ts";
+export * as apiTokens from "./api-tokens/index.ts";
+export * as audit from "./audit/index.ts";
+export * as policy from "./policy/index.ts";
+export * as templates from "./templates/index.ts";
+export * as licenses from "./licenses/index.ts";
 export { checkDatabase } from "./health.ts";

@@ -1,10 +1,22 @@
 import { router } from "./trpc.ts";
 import { authRouter } from "./routers/auth.ts";
 import { operatorRouter } from "./routers/operator.ts";
+import { templatesRouter } from "./routers/templates.ts";
+import { licensesRouter } from "./routers/licenses.ts";
+import { companiesRouter } from "./routers/companies.ts";
+import { usersRouter } from "./routers/users.ts";
+import { apiTokensRouter } from "./routers/api-tokens.ts";
+import { auditRouter } from "./routers/audit.ts";
 
 export const appRouter = router({
   auth: authRouter,
   operator: operatorRouter,
+  templates: templatesRouter,
+  licenses: licensesRouter,
+  companies: companiesRouter,
+  users: usersRouter,
+  apiTokens: apiTokensRouter,
+  audit: auditRouter,
 });
 
 export type AppRouter = typeof appRouter;

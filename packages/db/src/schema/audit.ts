@@ -15,8 +15,10 @@ export const auditLog = pgTable(
     occurredAt: timestamptz("occurred_at").notNull(),
   },
   (t) => [
+    // Both end in (occurred_at, id), the keyset of the export and the order of GET /audit, so a filtered
+    // page is a range scan and never a sort of every remaining match.
     index("audit_log_by_time").on(t.occurredAt, t.id),
-    index("audit_log_by_action_time").on(t.action, t.occurredAt),
+    index("audit_log_by_action_time").on(t.action, t.occurredAt, t.id),
     index("audit_log_by_entity").on(t.entityType, t.entityId),
   ],
 );

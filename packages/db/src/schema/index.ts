@@ -4,3 +4,7 @@ export * from "./sessions.ts";
 export * from "./api-tokens.ts";
 export * from "./audit.ts";
 export * from "./mail.ts";
+export * from "./templates.ts";
+export * from "./licenses.ts";
+export * from "./outbox.ts";
+export * from "./idempotency.ts";

@@ -1,0 +1,113 @@
+import { z } from "zod";
+import { Timestamp, Uuid } from "./common.ts";
+
+export const TemplateStatus = z.enum(["Active", "Archived"]);
+export type TemplateStatus = z.infer<typeof TemplateStatus>;
+export const SigningKeyStatus = z.enum(["Active", "Inactive", "Retired"]).meta({
+  description:
+    "Active signs new tokens (one per template); Inactive was rotated out and still verifies; Retired is withdrawn",
+});
+export type SigningKeyStatus = z.infer<typeof SigningKeyStatus>;
+
+/** Spec §8: a template's defaultOfflineDays is clamped (not rejected) into this range. */
+export const TEMPLATE_OFFLINE_DAYS = { min: 1, max: 30 } as const;
+/** Upper bound of configSchema and defaults, well inside the 1 MiB request limit. */
+export const MAX_CONFIG_JSON_LENGTH = 256 * 1024;
+
+const TemplateName = z.string().trim().min(1).max(200);
+const Description = z.string().trim().max(2000);
+const ProductCode = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, {
+    message: "1 to 64 characters from A-Z a-z 0-9 . _ -, starting with a letter or digit",
+  })
+  .meta({ description: "Unique regardless of case", example: "PRO-DESKTOP" });
+const OfflineDays = z.int().meta({ description: "Clamped to 1..30" });
+const ValidityDays = z.int().min(1).max(36_500).meta({ description: "1..36500 days" });
+
+export const CreateTemplateRequest = z
+  .object({
+    name: TemplateName,
+    productCode: ProductCode,
+    description: Description.nullish(),
+    defaultOfflineDays: OfflineDays,
+    defaultValidityDays: ValidityDays,
+  })
+  .meta({ id: "CreateTemplateRequest" });
+export type CreateTemplateRequest = z.infer<typeof CreateTemplateRequest>;
+
+/** ARCHITECTURE.md §3; productCode is fixed once created, so sending it is an error, not a no-op. */
+export const UpdateTemplateRequest = z
+  .strictObject({
+    name: TemplateName.optional(),
+    description: Description.nullable().optional(),
+    defaultOfflineDays: OfflineDays.optional(),
+    defaultValidityDays: ValidityDays.optional(),
+  })
+  .meta({ id: "UpdateTemplateRequest" });
+export type UpdateTemplateRequest = z.infer<typeof UpdateTemplateRequest>;
+
+export const TemplateListQuery = z.object({ status: TemplateStatus.optional() });
+
+export const LicenseTemplateResponse = z
+  .object({
+    id: Uuid,
+    name: z.string(),
+    productCode: z.string(),
+    description: z.string().nullable(),
+    defaultOfflineDays: z.int(),
+    defaultValidityDays: z.int(),
+    status: TemplateStatus,
+    currentVersionId: Uuid.nullable(),
+    createdAt: Timestamp,
+  })
+  .meta({ id: "LicenseTemplateResponse" });
+export type LicenseTemplateResponse = z.infer<typeof LicenseTemplateResponse>;
+
+export const CreateTemplateVersionRequest = z
+  .object({
+    configSchema: z
+      .string()
+      .max(MAX_CONFIG_JSON_LENGTH)
+      .meta({ description: "A JSON Schema (draft 2020-12) as a JSON string" }),
+    defaults: z
+      .string()
+      .max(MAX_CONFIG_JSON_LENGTH)
+      .nullish()
+      .meta({ description: "A JSON object as a JSON string; absent means {}" }),
+    changelog: z.string().trim().max(10_000).nullish(),
+  })
+  .meta({ id: "CreateTemplateVersionRequest" });
+export type CreateTemplateVersionRequest = z.infer<typeof CreateTemplateVersionRequest>;
+
+export const TemplateVersionResponse = z
+  .object({
+    id: Uuid,
+    templateId: Uuid,
+    version: z.int(),
+    configSchema: z.string(),
+    defaults: z.string(),
+    signingKeyId: Uuid,
+    changelog: z.string().nullable(),
+    createdAt: Timestamp,
+  })
+  .meta({ id: "TemplateVersionResponse" });
+export type TemplateVersionResponse = z.infer<typeof TemplateVersionResponse>;
+
+export const SigningKeyResponse = z
+  .object({
+    id: Uuid,
+    status: SigningKeyStatus,
+    notBefore: Timestamp,
+    notAfter: Timestamp.nullable().meta({ description: "When the key stopped signing; null while Active" }),
+    createdAt: Timestamp,
+    publicKeyHex: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .meta({ description: "Hex of the raw 32-byte Ed25519 public key" }),
+  })
+  .meta({ id: "SigningKeyResponse" });
+export type SigningKeyResponse = z.infer<typeof SigningKeyResponse>;
+
+export const TemplateKeyParams = z.object({ id: Uuid, keyId: Uuid });

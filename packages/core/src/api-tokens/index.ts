@@ -1,0 +1,1 @@
+export { listApiTokens, createApiToken, revokeApiToken, toApiTokenResponse } from "./api-tokens.ts";

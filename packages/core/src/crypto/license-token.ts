@@ -1,0 +1,88 @@
+import type { KeyObject } from "node:crypto";
+import {
+  LicenseTokenClaims,
+  LicenseTokenHeader,
+  type LicenseTokenClaims as Claims,
+  type LicenseTokenHeader as Header,
+} from "@licensing/contracts";
+import { decodeBase64urlStrict, decodeJsonSegment, encodeBase64url } from "./base64url.ts";
+import { publicKeyFromHex, signEd25519, verifyEd25519 } from "./ed25519.ts";
+
+/** The key a token is signed with: its id becomes the JWS `kid`. */
+export interface TokenSigner {
+  keyId: string;
+  privateKey: KeyObject;
+}
+
+/**
+ * A license token: JWS compact serialization, alg EdDSA (ARCHITECTURE.md D5, §3), so any JOSE library
+ * verifies it with the hex public key. Claims are written in a fixed order, so the same claims and key
+ * always give the same token (Ed25519 is deterministic).
+ */
+export function signLicenseToken(claims: Claims, signer: TokenSigner): string {
+  const header: Header = { alg: "EdDSA", typ: "JWT", kid: signer.keyId };
+  const payload = {
+    iss: claims.iss,
+    sub: claims.sub,
+    lid: claims.lid,
+    lk: claims.lk,
+    tpl: claims.tpl,
+    ver: claims.ver,
+    iat: claims.iat,
+    exp: claims.exp,
+    trial: claims.trial,
+    hw: { mode: claims.hw.mode, fp: claims.hw.fp },
+    cfg: claims.cfg,
+  };
+  const signingInput = `${encodeBase64url(JSON.stringify(header))}.${encodeBase64url(JSON.stringify(payload))}`;
+  return `${signingInput}.${encodeBase64url(signEd25519(signer.privateKey, signingInput))}`;
+}
+
+export type TokenRejection =
+  "malformed" | "unsupported_header" | "wrong_key" | "bad_signature" | "invalid_claims" | "expired";
+
+export type TokenVerification =
+  { valid: true; header: Header; claims: Claims } | { valid: false; reason: TokenRejection };
+
+export interface VerifyOptions {
+  /** When given, the header's kid must name this key. */
+  keyId?: string;
+  /** When given, a token whose exp is not after this instant is rejected as expired. */
+  now?: Date;
+}
+
+/**
+ * Verifies a license token with a public key (KeyObject or the API's hex). Only `alg: EdDSA` is
+ * accepted, whatever the header claims, so `alg: none` and algorithm confusion fail; every segment
+ * must be canonical base64url.
+ */
+export function verifyLicenseToken(
+  token: string,
+  publicKey: KeyObject | string,
+  options: VerifyOptions = {},
+): TokenVerification {
+  const reject = (reason: TokenRejection): TokenVerification => ({ valid: false, reason });
+  const segments = token.split(".");
+  if (segments.length !== 3) return reject("malformed");
+  const [encodedHeader, encodedPayload, encodedSignature] = segments as [string, string, string];
+  const rawHeader = decodeJsonSegment(encodedHeader);
+  const rawClaims = decodeJsonSegment(encodedPayload);
+  const signature = decodeBase64urlStrict(encodedSignature);
+  if (!rawHeader || !rawClaims || !signature) return reject("malformed");
+
+  const header = LicenseTokenHeader.safeParse(rawHeader);
+  // `crit` names extensions a verifier must understand (RFC 7515 §4.1.11); we understand none.
+  if (!header.success || "crit" in rawHeader) return reject("unsupported_header");
+  if (options.keyId !== undefined && header.data.kid !== options.keyId) return reject("wrong_key");
+
+  const key = typeof publicKey === "string" ? publicKeyFromHex(publicKey) : publicKey;
+  if (!verifyEd25519(key, `${encodedHeader}.${encodedPayload}`, signature)) return reject("bad_signature");
+
+  const claims = LicenseTokenClaims.safeParse(rawClaims);
+  if (!claims.success) return reject("invalid_claims");
+  if (options.now && claims.data.exp * 1000 <= options.now.getTime()) return reject("expired");
+  return { valid: true, header: header.data, claims: claims.data };
+}
+
+/** Unix seconds of a date, as token and marker times are written. */
+export const unixSeconds = (at: Date) => Math.floor(at.getTime() / 1000);

@@ -1,0 +1,67 @@
+import { eq } from "drizzle-orm";
+import { tables, type Executor } from "@licensing/db";
+import type { HwBinding } from "@licensing/contracts";
+import { DAY } from "../clock.ts";
+import type { Deps } from "../deps.ts";
+import { fail } from "../errors.ts";
+import { loadTemplate } from "../templates/load.ts";
+import type { SigningKeyRow, TemplateRow, TemplateVersionRow } from "../templates/mappers.ts";
+import { activeSigningKey } from "../templates/signing-keys.ts";
+
+/** What every license issued from one template right now shares. */
+export interface IssueContext {
+  template: TemplateRow;
+  version: TemplateVersionRow | null;
+  key: SigningKeyRow;
+}
+
+export async function loadIssueContext(executor: Executor, templateId: string): Promise<IssueContext> {
+  const template = await loadTemplate(executor, templateId);
+  if (template.status !== "Active") {
+    fail("template.archived", `Template ${template.productCode} is archived; it issues no new licenses`);
+  }
+  const [version] = template.currentVersionId
+    ? await executor
+        .select()
+        .from(tables.templateVersions)
+        .where(eq(tables.templateVersions.id, template.currentVersionId))
+    : [];
+  return { template, version: version ?? null, key: await activeSigningKey(executor, templateId) };
+}
+
+export interface IssueTermsInput {
+  expiresAt?: string | null | undefined;
+  offlineDays?: number | null | undefined;
+  isTrial: boolean;
+  hwBinding?: HwBinding | null | undefined;
+  hwFingerprint?: string | null | undefined;
+}
+
+export interface IssueTerms {
+  expiresAt: Date;
+  offlineDays: number;
+  isTrial: boolean;
+  hwBinding: HwBinding;
+  hwFingerprint: string | null;
+}
+
+/** The spec's issue rules 1–3 (§4): expiry defaults, offlineDays clamping, binding defaults. */
+export function resolveIssueTerms(deps: Deps, template: TemplateRow, input: IssueTermsInput): IssueTerms {
+  const now = deps.clock.now();
+  const { maxOfflineDays, defaultTrialDays } = deps.config.licensing;
+  const days = input.isTrial ? defaultTrialDays : template.defaultValidityDays;
+  const expiresAt = input.expiresAt ? new Date(input.expiresAt) : new Date(now.getTime() + days * DAY);
+  if (expiresAt <= now) fail("license.invalid_expiry", "expiresAt must lie in the future");
+
+  const offlineDays = Math.min(maxOfflineDays, Math.max(1, input.offlineDays ?? template.defaultOfflineDays));
+
+  const hwFingerprint = input.hwFingerprint ?? null;
+  const hwBinding = input.hwBinding ?? (hwFingerprint ? "fixed" : "none");
+  if (hwBinding === "fixed" && !hwFingerprint) {
+    fail("license.invalid_binding", "hwBinding fixed needs the hwFingerprint of the machine");
+  }
+  if (hwBinding === "none" && hwFingerprint) {
+    fail("license.invalid_binding", "hwBinding none binds no machine; omit hwFingerprint or choose fixed");
+  }
+  return { expiresAt, offlineDays, isTrial: input.isTrial, hwBinding, hwFingerprint };
+}

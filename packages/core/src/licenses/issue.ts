@@ -1,0 +1,170 @@
+import { randomUUID } from "node:crypto";
+import { tables, type Tx } from "@licensing/db";
+import {
+  BULK_MAX_ITEMS,
+  type BulkIssueRequest,
+  type BulkIssueResponse,
+  type IssueLicenseRequest,
+  type LicenseIssueResponse,
+} from "@licensing/contracts";
+import { recordAudit } from "../audit/record.ts";
+import type { Actor } from "../auth/actor.ts";
+import { generateLicenseKey } from "../crypto/license-key.ts";
+import type { Deps } from "../deps.ts";
+import { AppError, fail } from "../errors.ts";
+import { runIdempotent } from "../idempotency/idempotency.ts";
+import { publishEvents } from "../outbox/publish.ts";
+import { buildLicenseConfig } from "./config.ts";
+import { loadIssueContext, resolveIssueTerms, type IssueContext, type IssueTerms } from "./issue-terms.ts";
+import { authorizeIssuingCompany } from "./load.ts";
+import { signLicense } from "./sign.ts";
+
+type NewLicense = typeof tables.licenses.$inferInsert & { id: string; expiresAt: Date };
+
+/** Builds and signs one license (not yet stored); the config is checked against the current version. */
+function prepareLicense(
+  deps: Deps,
+  context: IssueContext,
+  terms: IssueTerms,
+  companyId: string,
+  configText: string | null | undefined,
+): NewLicense {
+  const config = buildLicenseConfig(configText, context.version);
+  const now = deps.clock.now();
+  // 125 random bits: a collision is not a practical event, so the unique index is the only guard.
+  const content = {
+    id: randomUUID(),
+    licenseKey: generateLicenseKey(),
+    companyId,
+    currentVersion: 1,
+    config,
+  };
+  const token = signLicense(deps, context.key, {
+    ...content,
+    ...terms,
+    productCode: context.template.productCode,
+  });
+  return {
+    ...content,
+    ...terms,
+    config: JSON.stringify(config),
+    templateId: context.template.id,
+    templateVersionId: context.version?.id ?? null,
+    signingKeyId: context.key.id,
+    status: "Active",
+    token,
+    issuedAt: now,
+    updatedAt: now,
+  };
+}
+
+/** Stores licenses with their license.issued events and audit rows, in the caller's transaction. */
+async function storeLicenses(tx: Tx, deps: Deps, actor: Actor, licenses: NewLicense[]) {
+  if (licenses.length === 0) return;
+  await tx.insert(tables.licenses).values(licenses);
+  await publishEvents(
+    tx,
+    deps.clock,
+    licenses.map((l) => ({
+      type: "license.issued" as const,
+      data: {
+        licenseId: l.id,
+        licenseKey: l.licenseKey,
+        companyId: l.companyId,
+        templateId: l.templateId,
+        expiresAt: l.expiresAt.toISOString(),
+      },
+    })),
+  );
+  for (const l of licenses) {
+    await recordAudit(tx, deps.clock, {
+      action: "license.issued",
+      actorEmail: actor.email,
+      entityType: "license",
+      entityId: l.id,
+      meta: {
+        licenseKey: l.licenseKey,
+        companyId: l.companyId,
+        templateId: l.templateId,
+        isTrial: l.isTrial,
+      },
+      request: actor.request,
+    });
+  }
+}
+
+/** POST /licenses: one license, Admin on the company; idempotent with an Idempotency-Key. */
+export async function issueLicense(
+  deps: Deps,
+  actor: Actor,
+  input: IssueLicenseRequest,
+  idempotencyKey?: string,
+): Promise<LicenseIssueResponse> {
+  const request = { key: idempotencyKey, operation: "licenses.issue", body: input };
+  return runIdempotent(deps, actor, request, 201, async (tx) => {
+    await authorizeIssuingCompany(tx, actor, input.companyId);
+    const context = await loadIssueContext(tx, input.templateId);
+    const terms = resolveIssueTerms(deps, context.template, input);
+    const license = prepareLicense(deps, context, terms, input.companyId, input.config);
+    await storeLicenses(tx, deps, actor, [license]);
+    return {
+      id: license.id,
+      licenseKey: license.licenseKey,
+      token: license.token,
+      publicKey: context.key.publicKeyHex,
+    };
+  });
+}
+
+/**
+ * POST /licenses/bulk: up to 200 licenses of one template. An item that fails (rights, archived
+ * company, bad config) is reported in its row; the others are stored together in one transaction.
+ */
+export async function bulkIssueLicenses(
+  deps: Deps,
+  actor: Actor,
+  input: BulkIssueRequest,
+  idempotencyKey?: string,
+): Promise<BulkIssueResponse> {
+  if (input.items.length === 0) fail("license.bulk_empty", "items is empty: nothing to issue");
+  if (input.items.length > BULK_MAX_ITEMS) {
+    fail("license.bulk_too_large", `At most ${BULK_MAX_ITEMS} items per request; got ${input.items.length}`);
+  }
+  const request = { key: idempotencyKey, operation: "licenses.bulk", body: input };
+  return runIdempotent(deps, actor, request, 200, async (tx) => {
+    const context = await loadIssueContext(tx, input.templateId);
+    const terms = resolveIssueTerms(deps, context.template, input);
+    const issued: NewLicense[] = [];
+    const results: BulkIssueResponse["results"] = [];
+    for (const item of input.items) {
+      try {
+        await authorizeIssuingCompany(tx, actor, item.companyId);
+        const license = prepareLicense(deps, context, terms, item.companyId, item.config ?? input.config);
+        issued.push(license);
+        results.push({
+          companyId: item.companyId,
+          licenseId: license.id,
+          licenseKey: license.licenseKey,
+          errorCode: null,
+          errorMessage: null,
+        });
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        results.push({
+          companyId: item.companyId,
+          licenseId: null,
+          licenseKey: null,
+          errorCode: error.code,
+          errorMessage: error.message,
+        });
+      }
+    }
+    await storeLicenses(tx, deps, actor, issued);
+    return {
+      requested: input.items.length,
+      succeeded: issued.length,
+      failed: input.items.length - issued.length,
+      results,
+    };
+  });
+}

@@ -1,0 +1,94 @@
+import { eq } from "drizzle-orm";
+import { tables, type Tx } from "@licensing/db";
+import type { LicenseResponse } from "@licensing/contracts";
+import { recordAudit } from "../audit/record.ts";
+import type { Actor } from "../auth/actor.ts";
+import type { Deps } from "../deps.ts";
+import { fail } from "../errors.ts";
+import { publishEvents } from "../outbox/publish.ts";
+import { loadLicense } from "./load.ts";
+import { effectiveStatus, toLicenseResponse, type LicenseRow } from "./mappers.ts";
+
+/** GET /licenses/{id}: Viewer on the license's company. */
+export async function getLicense(deps: Deps, actor: Actor, licenseId: string): Promise<LicenseResponse> {
+  const { license } = await loadLicense(deps.db, actor, licenseId, "viewer");
+  return toLicenseResponse(license, deps.clock.now());
+}
+
+async function update(tx: Tx, licenseId: string, changes: Partial<LicenseRow>) {
+  const [updated] = await tx
+    .update(tables.licenses)
+    .set(changes)
+    .where(eq(tables.licenses.id, licenseId))
+    .returning();
+  return updated!;
+}
+
+/** POST /licenses/{id}/revoke: any state but Revoked becomes Revoked; event license.revoked. */
+export async function revokeLicense(
+  deps: Deps,
+  actor: Actor,
+  licenseId: string,
+  input: { reason?: string | null | undefined },
+): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const { license } = await loadLicense(tx, actor, licenseId, "admin", { forUpdate: true });
+    if (license.status === "Revoked") fail("license.already_revoked", "The license is already revoked");
+    const now = deps.clock.now();
+    const reason = input.reason || null;
+    await update(tx, licenseId, {
+      status: "Revoked",
+      revokedAt: now,
+      revocationReason: reason,
+      updatedAt: now,
+    });
+    await publishEvents(tx, deps.clock, [
+      {
+        type: "license.revoked",
+        data: { licenseId, licenseKey: license.licenseKey, reason, revokedAt: now.toISOString() },
+      },
+    ]);
+    await recordAudit(tx, deps.clock, {
+      action: "license.revoked",
+      actorEmail: actor.email,
+      entityType: "license",
+      entityId: licenseId,
+      meta: { licenseKey: license.licenseKey, reason },
+      request: actor.request,
+    });
+  });
+}
+
+/**
+ * POST /licenses/{id}/suspend and /resume (ARCHITECTURE.md §3): Active ↔ Suspended, Admin on the
+ * company. A suspended license is not active for activation and heartbeat.
+ */
+export async function setLicenseSuspended(
+  deps: Deps,
+  actor: Actor,
+  licenseId: string,
+  suspended: boolean,
+): Promise<LicenseResponse> {
+  const updated = await deps.db.transaction(async (tx) => {
+    const { license } = await loadLicense(tx, actor, licenseId, "admin", { forUpdate: true });
+    const now = deps.clock.now();
+    const from = suspended ? "Active" : "Suspended";
+    if (effectiveStatus(license, now) !== from) {
+      fail(
+        "license.invalid_transition",
+        `Only an ${from} license can be ${suspended ? "suspended" : "resumed"}; this one is ${effectiveStatus(license, now)}`,
+      );
+    }
+    const row = await update(tx, licenseId, { status: suspended ? "Suspended" : "Active", updatedAt: now });
+    await recordAudit(tx, deps.clock, {
+      action: suspended ? "license.suspended" : "license.resumed",
+      actorEmail: actor.email,
+      entityType: "license",
+      entityId: licenseId,
+      meta: { licenseKey: license.licenseKey },
+      request: actor.request,
+    });
+    return row;
+  });
+  return toLicenseResponse(updated, deps.clock.now());
+}

@@ -1,0 +1,47 @@
+import { eq } from "drizzle-orm";
+import { tables, type Executor } from "@licensing/db";
+import type { Actor } from "../auth/actor.ts";
+import { fail } from "../errors.ts";
+import {
+  authorizeCompany,
+  findCompany,
+  hasRole,
+  roleOn,
+  type CompanyRow,
+  type MinimumRole,
+} from "../policy/index.ts";
+import type { LicenseRow } from "./mappers.ts";
+
+/**
+ * A license the actor may act on with at least `minimum` on its company. Unknown, or outside the
+ * actor's visible subtree: `license.not_found` (404); visible with a lower role: `auth.forbidden`.
+ * `forUpdate` locks the license row until the transaction ends.
+ */
+export async function loadLicense(
+  executor: Executor,
+  actor: Actor,
+  licenseId: string,
+  minimum: MinimumRole,
+  options: { forUpdate?: boolean } = {},
+): Promise<{ license: LicenseRow; company: CompanyRow }> {
+  const query = executor.select().from(tables.licenses).where(eq(tables.licenses.id, licenseId)).limit(1);
+  const [license] = options.forUpdate ? await query.for("update") : await query;
+  const company = license && (await findCompany(executor, license.companyId));
+  // Not authorizeCompany: its 404 would name the company, which must stay unknown to outsiders.
+  if (!license || !company || roleOn(actor, company) === null) {
+    return fail("license.not_found", `No license with id ${licenseId} is visible to you`);
+  }
+  if (!hasRole(actor, company, minimum)) {
+    fail("auth.forbidden", `This operation needs the ${minimum} role on the license's company`);
+  }
+  return { license, company };
+}
+
+/** A company that may receive a license: visible with Admin, and not archived. */
+export async function authorizeIssuingCompany(executor: Executor, actor: Actor, companyId: string) {
+  const company = await authorizeCompany(executor, actor, companyId, "admin");
+  if (company.status !== "Active") {
+    fail("license.company_not_active", `Company ${companyId} is archived; licenses cannot be issued to it`);
+  }
+  return company;
+}

@@ -1,0 +1,159 @@
+import { and, eq } from "drizzle-orm";
+import { tables, type Tx } from "@licensing/db";
+import type {
+  HwBinding,
+  LicenseResponse,
+  LicenseTokenConfig,
+  LicenseTransferResponse,
+  RebindLicenseRequest,
+} from "@licensing/contracts";
+import { recordAudit } from "../audit/record.ts";
+import type { Actor } from "../auth/actor.ts";
+import type { Deps } from "../deps.ts";
+import { fail } from "../errors.ts";
+import { publishEvents, type OutboxEvent } from "../outbox/publish.ts";
+import { loadTemplate } from "../templates/load.ts";
+import { activeSigningKey } from "../templates/signing-keys.ts";
+import { authorizeIssuingCompany, loadLicense } from "./load.ts";
+import { toLicenseResponse, type LicenseRow } from "./mappers.ts";
+import { signLicense } from "./sign.ts";
+
+/** Deactivates every active activation of a license (freeing its seats), with a license.deactivated each. */
+async function deactivateAll(tx: Tx, deps: Deps, license: LicenseRow): Promise<number> {
+  const a = tables.activations;
+  const dropped = await tx
+    .update(a)
+    .set({ status: "deactivated", deactivatedAt: deps.clock.now() })
+    .where(and(eq(a.licenseId, license.id), eq(a.status, "active")))
+    .returning({ id: a.id });
+  await publishEvents(
+    tx,
+    deps.clock,
+    dropped.map((d) => ({
+      type: "license.deactivated" as const,
+      data: { licenseId: license.id, licenseKey: license.licenseKey, activationId: d.id },
+    })),
+  );
+  return dropped.length;
+}
+
+/**
+ * Signs version n+1 of a license with the template's Active key (the same key unless it was rotated
+ * since), stores it with `changes`, and deactivates every active activation.
+ */
+async function resign(tx: Tx, deps: Deps, license: LicenseRow, changes: Partial<LicenseRow>) {
+  const next = { ...license, ...changes, currentVersion: license.currentVersion + 1 };
+  const template = await loadTemplate(tx, license.templateId);
+  const key = await activeSigningKey(tx, license.templateId);
+  const token = signLicense(deps, key, {
+    ...next,
+    productCode: template.productCode,
+    config: JSON.parse(license.config) as LicenseTokenConfig,
+  });
+  const [updated] = await tx
+    .update(tables.licenses)
+    .set({
+      ...changes,
+      currentVersion: next.currentVersion,
+      token,
+      signingKeyId: key.id,
+      updatedAt: deps.clock.now(),
+    })
+    .where(eq(tables.licenses.id, license.id))
+    .returning();
+  const deactivated = await deactivateAll(tx, deps, license);
+  return { license: updated!, publicKey: key.publicKeyHex, deactivated };
+}
+
+function assertNotRevoked(license: LicenseRow) {
+  if (license.status === "Revoked")
+    fail("license.invalid_transition", "A revoked license cannot be re-signed");
+}
+
+async function finish(
+  tx: Tx,
+  deps: Deps,
+  actor: Actor,
+  event: OutboxEvent,
+  action: string,
+  licenseId: string,
+) {
+  await publishEvents(tx, deps.clock, [event]);
+  await recordAudit(tx, deps.clock, {
+    action,
+    actorEmail: actor.email,
+    entityType: "license",
+    entityId: licenseId,
+    meta: event.data,
+    request: actor.request,
+  });
+}
+
+/** POST /licenses/{id}/transfer: Admin on both companies; same key, config kept, new version. */
+export async function transferLicense(
+  deps: Deps,
+  actor: Actor,
+  licenseId: string,
+  input: { newCompanyId: string },
+): Promise<LicenseTransferResponse> {
+  return deps.db.transaction(async (tx) => {
+    const { license } = await loadLicense(tx, actor, licenseId, "admin", { forUpdate: true });
+    assertNotRevoked(license);
+    if (license.companyId === input.newCompanyId) {
+      fail("license.same_company", "The license already belongs to this company");
+    }
+    await authorizeIssuingCompany(tx, actor, input.newCompanyId);
+    const result = await resign(tx, deps, license, { companyId: input.newCompanyId });
+    const data = {
+      licenseId,
+      licenseKey: license.licenseKey,
+      fromCompanyId: license.companyId,
+      toCompanyId: input.newCompanyId,
+      currentVersion: result.license.currentVersion,
+    };
+    await finish(tx, deps, actor, { type: "license.transferred", data }, "license.transferred", licenseId);
+    return {
+      licenseId,
+      licenseKey: license.licenseKey,
+      companyId: input.newCompanyId,
+      currentVersion: result.license.currentVersion,
+      token: result.license.token,
+      publicKey: result.publicKey,
+      deactivatedActivations: result.deactivated,
+    };
+  });
+}
+
+/** The spec's rebind rules 1–3 (§4): the resulting binding mode. */
+export function reboundMode(current: HwBinding, input: RebindLicenseRequest): HwBinding {
+  if (input.hwBinding) return input.hwBinding;
+  if (input.hwFingerprint) return "fixed";
+  return current === "fixed" ? "firstActivation" : current;
+}
+
+/** POST /licenses/{id}/rebind: Admin; new binding, new version, every activation deactivated. */
+export async function rebindLicense(
+  deps: Deps,
+  actor: Actor,
+  licenseId: string,
+  input: RebindLicenseRequest,
+): Promise<LicenseResponse> {
+  const updated = await deps.db.transaction(async (tx) => {
+    const { license } = await loadLicense(tx, actor, licenseId, "admin", { forUpdate: true });
+    assertNotRevoked(license);
+    const hwBinding = reboundMode(license.hwBinding, input);
+    const hwFingerprint = input.hwFingerprint ?? null;
+    const result = await resign(tx, deps, license, { hwBinding, hwFingerprint });
+    const data = {
+      licenseId,
+      licenseKey: license.licenseKey,
+      hwBinding,
+      hwFingerprint,
+      currentVersion: result.license.currentVersion,
+      reason: input.reason || null,
+    };
+    await finish(tx, deps, actor, { type: "license.rebound", data }, "license.rebound", licenseId);
+    return result.license;
+  });
+  return toLicenseResponse(updated, deps.clock.now());
+}

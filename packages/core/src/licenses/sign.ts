@@ -1,0 +1,38 @@
+import type { HwBinding, LicenseTokenConfig } from "@licensing/contracts";
+import { signLicenseToken, unixSeconds } from "../crypto/license-token.ts";
+import type { Deps } from "../deps.ts";
+import type { SigningKeyRow } from "../templates/mappers.ts";
+import { signerFor } from "../templates/signing-keys.ts";
+
+export interface TokenContent {
+  id: string;
+  licenseKey: string;
+  companyId: string;
+  productCode: string;
+  currentVersion: number;
+  expiresAt: Date;
+  isTrial: boolean;
+  hwBinding: HwBinding;
+  hwFingerprint: string | null;
+  config: LicenseTokenConfig;
+}
+
+/** Signs the token of one license version with `key`, issued now (ARCHITECTURE.md §3). */
+export function signLicense(deps: Deps, key: SigningKeyRow, content: TokenContent): string {
+  return signLicenseToken(
+    {
+      iss: deps.config.publicBaseUrl,
+      sub: content.companyId,
+      lid: content.id,
+      lk: content.licenseKey,
+      tpl: content.productCode,
+      ver: content.currentVersion,
+      iat: unixSeconds(deps.clock.now()),
+      exp: unixSeconds(content.expiresAt),
+      trial: content.isTrial,
+      hw: { mode: content.hwBinding, fp: content.hwFingerprint },
+      cfg: content.config,
+    },
+    signerFor(deps, key),
+  );
+}

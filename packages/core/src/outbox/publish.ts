@@ -1,0 +1,30 @@
+import { tables, type Executor } from "@licensing/db";
+import type { Clock } from "../clock.ts";
+
+/** Event types of the webhook catalogue (spec §6). */
+export type EventType =
+  | "license.issued"
+  | "license.revoked"
+  | "license.expired"
+  | "license.activated"
+  | "license.deactivated"
+  | "license.heartbeat_missed"
+  | "license.transferred"
+  | "license.rebound";
+
+export interface OutboxEvent {
+  type: EventType;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Writes events to the outbox; call it inside the transaction of the change they describe, so the event
+ * exists exactly when the change does (ARCHITECTURE.md D6).
+ */
+export async function publishEvents(executor: Executor, clock: Clock, events: OutboxEvent[]) {
+  if (events.length === 0) return;
+  const occurredAt = clock.now();
+  await executor
+    .insert(tables.outboxEvents)
+    .values(events.map((e) => ({ eventType: e.type, data: e.data, occurredAt })));
+}

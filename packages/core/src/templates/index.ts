@@ -1,0 +1,3 @@
+export { listTemplates, getTemplate, createTemplate, updateTemplate, archiveTemplate } from "./templates.ts";
+export { listVersions, createVersion } from "./versions.ts";
+export { listSigningKeys, rotateSigningKey, retireSigningKey } from "./signing-keys.ts";

@@ -1,0 +1,143 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import { tables, type Executor, type Tx } from "@licensing/db";
+import type { SigningKeyResponse } from "@licensing/contracts";
+import { recordAudit } from "../audit/record.ts";
+import type { Actor } from "../auth/actor.ts";
+import { generateEd25519KeyPair, signingPrivateKey } from "../crypto/ed25519.ts";
+import type { TokenSigner } from "../crypto/license-token.ts";
+import type { Deps } from "../deps.ts";
+import { fail } from "../errors.ts";
+import { assertOperator } from "../policy/index.ts";
+import { toSigningKeyResponse, type SigningKeyRow } from "./mappers.ts";
+import { loadTemplate } from "./load.ts";
+
+/** Generates an Ed25519 key and stores it as the template's Active key, the private half sealed (D9). */
+export async function createSigningKey(tx: Tx, deps: Deps, templateId: string): Promise<SigningKeyRow> {
+  const { publicKeyHex, privateKeyDer } = generateEd25519KeyPair();
+  const now = deps.clock.now();
+  const [key] = await tx
+    .insert(tables.signingKeys)
+    .values({
+      templateId,
+      status: "Active",
+      publicKeyHex,
+      privateKeySealed: deps.secrets.seal(privateKeyDer),
+      notBefore: now,
+      createdAt: now,
+    })
+    .returning();
+  privateKeyDer.fill(0);
+  return key!;
+}
+
+/** A signer (key id and decrypted private key) for a stored key; decrypted once per process. */
+export const signerFor = (deps: Pick<Deps, "secrets">, key: SigningKeyRow): TokenSigner => ({
+  keyId: key.id,
+  privateKey: signingPrivateKey(deps.secrets, key.id, key.privateKeySealed),
+});
+
+/** The template's Active key, the one that signs new and re-signed tokens. */
+export async function activeSigningKey(executor: Executor, templateId: string): Promise<SigningKeyRow> {
+  const [key] = await executor
+    .select()
+    .from(tables.signingKeys)
+    .where(and(eq(tables.signingKeys.templateId, templateId), eq(tables.signingKeys.status, "Active")))
+    .limit(1);
+  return key ?? fail("signing_key.not_found", `Template ${templateId} has no active signing key`);
+}
+
+/** A key by id; `signing_key.not_found` when it does not exist or belongs to another template. */
+export async function loadSigningKey(executor: Executor, templateId: string, keyId: string) {
+  const [key] = await executor
+    .select()
+    .from(tables.signingKeys)
+    .where(and(eq(tables.signingKeys.id, keyId), eq(tables.signingKeys.templateId, templateId)))
+    .limit(1);
+  return key ?? fail("signing_key.not_found", `Template ${templateId} has no signing key ${keyId}`);
+}
+
+/** Every key of the template: the Active one, then Inactive, then Retired, newest first within each. */
+export async function listSigningKeys(
+  deps: Deps,
+  _actor: Actor,
+  templateId: string,
+): Promise<SigningKeyResponse[]> {
+  await loadTemplate(deps.db, templateId);
+  const keys = await deps.db
+    .select()
+    .from(tables.signingKeys)
+    .where(eq(tables.signingKeys.templateId, templateId))
+    .orderBy(
+      sql`case ${tables.signingKeys.status} when 'Active' then 0 when 'Inactive' then 1 else 2 end`,
+      desc(tables.signingKeys.createdAt),
+      desc(tables.signingKeys.id),
+    );
+  return keys.map(toSigningKeyResponse);
+}
+
+/**
+ * Makes a new Active key and turns the previous one Inactive: it signs nothing new but still verifies
+ * what it signed and stays published. Allowed on archived templates too, since rotating is how a
+ * suspected key compromise is answered. Returns the new key.
+ */
+export async function rotateSigningKey(
+  deps: Deps,
+  actor: Actor,
+  templateId: string,
+): Promise<SigningKeyResponse> {
+  assertOperator(actor);
+  const key = await deps.db.transaction(async (tx) => {
+    await loadTemplate(tx, templateId, { forUpdate: true });
+    const now = deps.clock.now();
+    const previous = await tx
+      .update(tables.signingKeys)
+      .set({ status: "Inactive", notAfter: now })
+      .where(and(eq(tables.signingKeys.templateId, templateId), eq(tables.signingKeys.status, "Active")))
+      .returning({ id: tables.signingKeys.id });
+    const created = await createSigningKey(tx, deps, templateId);
+    await recordAudit(tx, deps.clock, {
+      action: "signing_key.rotated",
+      actorEmail: actor.email,
+      entityType: "template",
+      entityId: templateId,
+      meta: { newKeyId: created.id, previousKeyId: previous[0]?.id ?? null },
+      request: actor.request,
+    });
+    return created;
+  });
+  return toSigningKeyResponse(key);
+}
+
+/** Retires an Inactive key: it is withdrawn from verification. The Active key cannot be retired. */
+export async function retireSigningKey(
+  deps: Deps,
+  actor: Actor,
+  templateId: string,
+  keyId: string,
+): Promise<void> {
+  assertOperator(actor);
+  await deps.db.transaction(async (tx) => {
+    await loadTemplate(tx, templateId, { forUpdate: true });
+    const key = await loadSigningKey(tx, templateId, keyId);
+    if (key.status !== "Inactive") {
+      fail(
+        "signing_key.not_inactive",
+        key.status === "Active"
+          ? "The active key cannot be retired; rotate first"
+          : "The key is already retired",
+      );
+    }
+    await tx
+      .update(tables.signingKeys)
+      .set({ status: "Retired", retiredAt: deps.clock.now() })
+      .where(eq(tables.signingKeys.id, keyId));
+    await recordAudit(tx, deps.clock, {
+      action: "signing_key.retired",
+      actorEmail: actor.email,
+      entityType: "template",
+      entityId: templateId,
+      meta: { keyId },
+      request: actor.request,
+    });
+  });
+}

@@ -1,0 +1,15 @@
+import type { UserResponse } from "@licensing/contracts";
+import type { UserRow } from "../auth/users.ts";
+
+export const toUserResponse = (u: UserRow): UserResponse => ({
+  id: u.id,
+  email: u.email,
+  displayName: u.displayName,
+  isOperator: u.isOperator,
+  totpEnabled: u.totpEnabled,
+  status: u.status,
+  companyId: u.companyId,
+  role: u.role,
+  lastLoginAt: u.lastLoginAt?.toISOString() ?? null,
+  createdAt: u.createdAt.toISOString(),
+});

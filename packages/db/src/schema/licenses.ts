@@ -1,0 +1,76 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, integer, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { companies } from "./companies.ts";
+import { id, timestamptz } from "./columns.ts";
+import { signingKeys, templates, templateVersions } from "./templates.ts";
+
+export const licenseStatuses = ["Active", "Suspended", "Revoked", "Expired"] as const;
+export const hwBindings = ["none", "fixed", "firstActivation"] as const;
+export const activationStatuses = ["active", "deactivated"] as const;
+
+export const licenses = pgTable(
+  "licenses",
+  {
+    id: id(),
+    licenseKey: text("license_key").notNull(),
+    companyId: uuid("company_id")
+      .notNull()
+      .references(() => companies.id),
+    templateId: uuid("template_id")
+      .notNull()
+      .references(() => templates.id),
+    /** The template version current at issue; null when the template had none. */
+    templateVersionId: uuid("template_version_id").references(() => templateVersions.id),
+    /** The key that signed `token`; its public half is the license's public key. */
+    signingKeyId: uuid("signing_key_id")
+      .notNull()
+      .references(() => signingKeys.id),
+    status: text("status", { enum: licenseStatuses }).notNull(),
+    /** The config as embedded in the token (`cfg`), as a JSON string. */
+    config: text("config").notNull(),
+    offlineDays: integer("offline_days").notNull(),
+    currentVersion: integer("current_version").notNull().default(1),
+    /** The current signed token (JWS compact); replaced when the license is re-signed. */
+    token: text("token").notNull(),
+    expiresAt: timestamptz("expires_at").notNull(),
+    issuedAt: timestamptz("issued_at").notNull(),
+    activatedAt: timestamptz("activated_at"),
+    lastHeartbeatAt: timestamptz("last_heartbeat_at"),
+    revokedAt: timestamptz("revoked_at"),
+    revocationReason: text("revocation_reason"),
+    isTrial: boolean("is_trial").notNull(),
+    hwBinding: text("hw_binding", { enum: hwBindings }).notNull(),
+    hwFingerprint: text("hw_fingerprint"),
+    updatedAt: timestamptz("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("licenses_license_key_key").on(t.licenseKey),
+    // Search by key prefix (LIKE 'SVC-AB%') needs pattern ops whatever the database collation.
+    index("licenses_by_key_prefix").using("btree", sql`${t.licenseKey} text_pattern_ops`),
+    // Search lists newest first; each filter has an index that yields rows already in that order.
+    index("licenses_by_issued").on(t.issuedAt.desc(), t.id.desc()),
+    index("licenses_by_company_issued").on(t.companyId, t.issuedAt.desc(), t.id.desc()),
+    index("licenses_by_template_issued").on(t.templateId, t.issuedAt.desc(), t.id.desc()),
+    index("licenses_by_status_issued").on(t.status, t.issuedAt.desc(), t.id.desc()),
+    index("licenses_by_expiry").on(t.expiresAt),
+  ],
+);
+
+/** Machines a license is activated on; the client API (a later issue) fills it. */
+export const activations = pgTable(
+  "activations",
+  {
+    id: id(),
+    licenseId: uuid("license_id")
+      .notNull()
+      .references(() => licenses.id),
+    hwFingerprint: text("hw_fingerprint"),
+    machineName: text("machine_name"),
+    status: text("status", { enum: activationStatuses }).notNull(),
+    activatedAt: timestamptz("activated_at").notNull(),
+    lastHeartbeatAt: timestamptz("last_heartbeat_at"),
+    deactivatedAt: timestamptz("deactivated_at"),
+    clientIp: text("client_ip"),
+  },
+  (t) => [index("activations_by_license_status").on(t.licenseId, t.status)],
+);
