@@ -9,6 +9,7 @@ import { Redis } from "ioredis";
 import { pino, type Logger } from "pino";
 import type { Env } from "./env.ts";
 import { loadMasterKey } from "./master-key.ts";
+import { startWorkers } from "./workers.ts";
 
 export interface RunningServer {
   url: string;
@@ -23,7 +24,11 @@ export interface StartOptions {
   /** An open database to use instead of the one the environment names (tests). */
   database?: Database;
   validateResponses?: boolean;
+  /** How often the expiry and silence sweepers run (default one minute). */
+  sweepIntervalMs?: number;
 }
+
+const SWEEP_INTERVAL_MS = 60_000;
 
 export const VERSION = "0.1.0";
 
@@ -52,6 +57,11 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
     publicBaseUrl,
     masterKey: master.key,
     smtpUrl: env.SMTP_URL,
+    licensing: {
+      maxOfflineDays: env.LICENSING_MAX_OFFLINE_DAYS,
+      defaultTrialDays: env.LICENSING_DEFAULT_TRIAL_DAYS,
+      heartbeatIntervalSeconds: env.LICENSING_HEARTBEAT_INTERVAL_SECONDS,
+    },
   });
   await ensureOperator(deps, env);
 
@@ -64,6 +74,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
     validateResponses: options.validateResponses ?? false,
     rateLimits: { panel: env.RATE_LIMIT_PANEL, auth: env.RATE_LIMIT_AUTH, client: env.RATE_LIMIT_CLIENT },
   });
+  const workers = startWorkers(deps, options.sweepIntervalMs ?? SWEEP_INTERVAL_MS);
   const server = createServer(app);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -80,6 +91,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
     deps,
     async close() {
       await closeHttp(server);
+      await workers.stop();
       await deps.mailer.idle();
       await redis?.quit();
       if (!options.database) await database.close();

@@ -6,6 +6,9 @@ import swaggerUi from "swagger-ui-express";
 import { toErrorResponse } from "./errors.ts";
 import { requestLogging } from "./http/logging.ts";
 import { originGuard } from "./http/origin-guard.ts";
+import { keepRawBody } from "./http/raw-body.ts";
+import { activationRoutes } from "./rest/activations/routes.ts";
+import { clientRoutes } from "./rest/client/routes.ts";
 import { authRoutes } from "./rest/auth/routes.ts";
 import { apiTokenRoutes } from "./rest/api-tokens/routes.ts";
 import { auditRoutes } from "./rest/audit/routes.ts";
@@ -42,6 +45,8 @@ export const restRoutes: Route[] = [
   ...userRoutes,
   ...apiTokenRoutes,
   ...auditRoutes,
+  ...activationRoutes,
+  ...clientRoutes,
 ];
 
 export function createApp(options: AppOptions): Express {
@@ -80,7 +85,7 @@ export function createApp(options: AppOptions): Express {
   app.use(["/api/v1/panel", "/trpc"], originGuard(publicBaseUrl));
 
   const api = express.Router();
-  api.use(express.json({ limit: "1mb" }));
+  api.use(express.json({ limit: "1mb", verify: keepRawBody }));
   mountRoutes(api, restRoutes, { deps, cookies, validateResponses: options.validateResponses ?? false });
   app.use("/api/v1", api);
 

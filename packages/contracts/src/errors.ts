@@ -79,6 +79,12 @@ export const errorCatalogue = {
   "idempotency.key_reused": "Conflict",
   "idempotency.invalid_key": "Validation",
 
+  "license.not_active": "Validation",
+  "activation.not_found": "NotFound",
+  "activation.fingerprint_mismatch": "Validation",
+  "activation.fingerprint_required": "Validation",
+  "activation.not_bound": "Conflict",
+  "activation.seat_limit_reached": "Conflict",
   "hmac.missing": "Unauthorized",
   "hmac.malformed": "Unauthorized",
   "hmac.stale": "Unauthorized",

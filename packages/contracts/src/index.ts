@@ -8,3 +8,4 @@ export * from "./users.ts";
 export * from "./api-tokens.ts";
 export * from "./audit.ts";
 export * from "./licenses.ts";
+export * from "./client.ts";

@@ -17,9 +17,15 @@ export interface LicensingSettings {
   maxOfflineDays: number;
   /** LICENSING_DEFAULT_TRIAL_DAYS: the length of a trial issued without expiresAt. */
   defaultTrialDays: number;
+  /** LICENSING_HEARTBEAT_INTERVAL_SECONDS: told to clients; three silent intervals fire heartbeat_missed. */
+  heartbeatIntervalSeconds: number;
 }
 
-export const defaultLicensingSettings: LicensingSettings = { maxOfflineDays: 30, defaultTrialDays: 14 };
+export const defaultLicensingSettings: LicensingSettings = {
+  maxOfflineDays: 30,
+  defaultTrialDays: 14,
+  heartbeatIntervalSeconds: 900,
+};
 
 /** Everything a use-case may touch, passed explicitly as its first argument. */
 export interface Deps {

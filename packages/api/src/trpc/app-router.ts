@@ -7,6 +7,7 @@ import { companiesRouter } from "./routers/companies.ts";
 import { usersRouter } from "./routers/users.ts";
 import { apiTokensRouter } from "./routers/api-tokens.ts";
 import { auditRouter } from "./routers/audit.ts";
+import { activationsRouter } from "./routers/activations.ts";
 
 export const appRouter = router({
   auth: authRouter,
@@ -17,6 +18,7 @@ export const appRouter = router({
   users: usersRouter,
   apiTokens: apiTokensRouter,
   audit: auditRouter,
+  activations: activationsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -77,3 +77,7 @@ export function signingPrivateKey(secrets: SecretBox, keyId: string, sealed: str
   cache.set(keyId, key);
   return key;
 }
+
+/** The decrypted key of `keyId` if this process has used it before, without touching the database. */
+export const cachedSigningPrivateKey = (secrets: SecretBox, keyId: string): KeyObject | undefined =>
+  caches.get(secrets)?.get(keyId);

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { tables, type Tx } from "@licensing/db";
 import type {
   HwBinding,
@@ -11,6 +11,7 @@ import { recordAudit } from "../audit/record.ts";
 import type { Actor } from "../auth/actor.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
+import { deactivateActivations } from "../activations/deactivation.ts";
 import { publishEvents, type OutboxEvent } from "../outbox/publish.ts";
 import { loadTemplate } from "../templates/load.ts";
 import { activeSigningKey } from "../templates/signing-keys.ts";
@@ -18,30 +19,18 @@ import { authorizeIssuingCompany, loadLicense } from "./load.ts";
 import { toLicenseResponse, type LicenseRow } from "./mappers.ts";
 import { signLicense } from "./sign.ts";
 
-/** Deactivates every active activation of a license (freeing its seats), with a license.deactivated each. */
-async function deactivateAll(tx: Tx, deps: Deps, license: LicenseRow): Promise<number> {
-  const a = tables.activations;
-  const dropped = await tx
-    .update(a)
-    .set({ status: "deactivated", deactivatedAt: deps.clock.now() })
-    .where(and(eq(a.licenseId, license.id), eq(a.status, "active")))
-    .returning({ id: a.id });
-  await publishEvents(
-    tx,
-    deps.clock,
-    dropped.map((d) => ({
-      type: "license.deactivated" as const,
-      data: { licenseId: license.id, licenseKey: license.licenseKey, activationId: d.id },
-    })),
-  );
-  return dropped.length;
-}
-
 /**
  * Signs version n+1 of a license with the template's Active key (the same key unless it was rotated
  * since), stores it with `changes`, and deactivates every active activation.
  */
-async function resign(tx: Tx, deps: Deps, license: LicenseRow, changes: Partial<LicenseRow>) {
+async function resign(
+  tx: Tx,
+  deps: Deps,
+  actor: Actor,
+  license: LicenseRow,
+  changes: Partial<LicenseRow>,
+  reason: "license.transferred" | "license.rebound",
+) {
   const next = { ...license, ...changes, currentVersion: license.currentVersion + 1 };
   const template = await loadTemplate(tx, license.templateId);
   const key = await activeSigningKey(tx, license.templateId);
@@ -61,8 +50,12 @@ async function resign(tx: Tx, deps: Deps, license: LicenseRow, changes: Partial<
     })
     .where(eq(tables.licenses.id, license.id))
     .returning();
-  const deactivated = await deactivateAll(tx, deps, license);
-  return { license: updated!, publicKey: key.publicKeyHex, deactivated };
+  const deactivated = await deactivateActivations(tx, deps, license, {
+    actorEmail: actor.email,
+    reason,
+    request: actor.request,
+  });
+  return { license: updated!, publicKey: key.publicKeyHex, deactivated: deactivated.length };
 }
 
 function assertNotRevoked(license: LicenseRow) {
@@ -103,7 +96,14 @@ export async function transferLicense(
       fail("license.same_company", "The license already belongs to this company");
     }
     await authorizeIssuingCompany(tx, actor, input.newCompanyId);
-    const result = await resign(tx, deps, license, { companyId: input.newCompanyId });
+    const result = await resign(
+      tx,
+      deps,
+      actor,
+      license,
+      { companyId: input.newCompanyId },
+      "license.transferred",
+    );
     const data = {
       licenseId,
       licenseKey: license.licenseKey,
@@ -143,7 +143,7 @@ export async function rebindLicense(
     assertNotRevoked(license);
     const hwBinding = reboundMode(license.hwBinding, input);
     const hwFingerprint = input.hwFingerprint ?? null;
-    const result = await resign(tx, deps, license, { hwBinding, hwFingerprint });
+    const result = await resign(tx, deps, actor, license, { hwBinding, hwFingerprint }, "license.rebound");
     const data = {
       licenseId,
       licenseKey: license.licenseKey,

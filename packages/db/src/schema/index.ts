@@ -6,5 +6,6 @@ export * from "./audit.ts";
 export * from "./mail.ts";
 export * from "./templates.ts";
 export * from "./licenses.ts";
+export * from "./activations.ts";
 export * from "./outbox.ts";
 export * from "./idempotency.ts";

@@ -6,7 +6,6 @@ import { signingKeys, templates, templateVersions } from "./templates.ts";
 
 export const licenseStatuses = ["Active", "Suspended", "Revoked", "Expired"] as const;
 export const hwBindings = ["none", "fixed", "firstActivation"] as const;
-export const activationStatuses = ["active", "deactivated"] as const;
 
 export const licenses = pgTable(
   "licenses",
@@ -54,23 +53,4 @@ export const licenses = pgTable(
     index("licenses_by_status_issued").on(t.status, t.issuedAt.desc(), t.id.desc()),
     index("licenses_by_expiry").on(t.expiresAt),
   ],
-);
-
-/** Machines a license is activated on; the client API (a later issue) fills it. */
-export const activations = pgTable(
-  "activations",
-  {
-    id: id(),
-    licenseId: uuid("license_id")
-      .notNull()
-      .references(() => licenses.id),
-    hwFingerprint: text("hw_fingerprint"),
-    machineName: text("machine_name"),
-    status: text("status", { enum: activationStatuses }).notNull(),
-    activatedAt: timestamptz("activated_at").notNull(),
-    lastHeartbeatAt: timestamptz("last_heartbeat_at"),
-    deactivatedAt: timestamptz("deactivated_at"),
-    clientIp: text("client_ip"),
-  },
-  (t) => [index("activations_by_license_status").on(t.licenseId, t.status)],
 );

@@ -1,0 +1,67 @@
+import { signatureV1, signatureV2 } from "@licensing/core";
+import type { TestClient } from "./http-client.ts";
+import { createTemplate } from "./licensing.ts";
+
+/** Helpers for the client API suites: a licensed company, and signed calls as the SDK makes them. */
+
+let companies = 0;
+
+export async function createLicensedCompany(operator: TestClient) {
+  const res = await operator.post("/api/v1/panel/companies", {
+    name: `Customer ${++companies}`,
+    slug: `customer-${process.pid}-${companies}`,
+  });
+  if (res.status !== 201) throw new Error(`company creation failed: ${res.status} ${res.text}`);
+  const template = await createTemplate(operator, { defaultOfflineDays: 7 });
+  return { companyId: res.body.id as string, templateId: template.id };
+}
+
+export interface IssuedLicense {
+  id: string;
+  licenseKey: string;
+  token: string;
+  publicKey: string;
+}
+
+export async function issueLicense(
+  operator: TestClient,
+  target: { companyId: string; templateId: string },
+  terms: Record<string, unknown> = {},
+): Promise<IssuedLicense> {
+  const res = await operator.post("/api/v1/panel/licenses", { ...target, ...terms });
+  if (res.status !== 201) throw new Error(`issue failed: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+export interface SignOptions {
+  /** Seconds added to the clock's time for X-Service-Timestamp. */
+  skewSeconds?: number;
+  /** Which signatures to send (default both, as the SDK does). */
+  versions?: "v1" | "v2" | "both";
+  /** Key for the HMAC; default the license key of the body. */
+  key?: string;
+  /** Sign this body but send `sendBody` (a replay with another body). */
+  sendBody?: unknown;
+}
+
+/** A POST to the client API with X-Service-Timestamp and X-Service-Signature computed like the SDK. */
+export function signedPost(
+  client: TestClient,
+  now: Date,
+  path: string,
+  body: { licenseKey: string } & Record<string, unknown>,
+  options: SignOptions = {},
+) {
+  const timestamp = String(Math.floor(now.getTime() / 1000) + (options.skewSeconds ?? 0));
+  const signedBody = JSON.stringify(body);
+  const key = options.key ?? body.licenseKey;
+  const v1 = `v1=${signatureV1(key, timestamp)}`;
+  const v2 = `v2=${signatureV2(key, timestamp, { method: "POST", path, body: signedBody })}`;
+  const versions = options.versions ?? "both";
+  const signature = versions === "v1" ? v1 : versions === "v2" ? v2 : `${v1},${v2}`;
+  const sent = options.sendBody === undefined ? signedBody : JSON.stringify(options.sendBody);
+  return client.request("POST", path, sent, {
+    "x-service-timestamp": timestamp,
+    "x-service-signature": signature,
+  });
+}

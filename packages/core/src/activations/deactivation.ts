@@ -1,0 +1,55 @@
+import { and, eq, type SQL } from "drizzle-orm";
+import { tables, type Tx } from "@licensing/db";
+import { recordAudit } from "../audit/record.ts";
+import type { Deps, RequestInfo } from "../deps.ts";
+import { publishEvents } from "../outbox/publish.ts";
+
+export interface DeactivationCause {
+  /** Who did it: the panel user, or null for the client itself. */
+  actorEmail: string | null;
+  /** `client.deactivate`, `panel.reset`, `license.transferred`, `license.rebound`. */
+  reason: string;
+  request: RequestInfo;
+}
+
+/**
+ * Deactivates the license's active activations (all of them, or the one named), freeing their seats,
+ * with a license.deactivated event and an audit row each, in the caller's transaction.
+ * Returns the ids it deactivated; none when they were inactive already (deactivation is idempotent).
+ */
+export async function deactivateActivations(
+  tx: Tx,
+  deps: Deps,
+  license: { id: string; licenseKey: string },
+  cause: DeactivationCause,
+  activationId?: string,
+): Promise<string[]> {
+  const a = tables.activations;
+  const conditions: SQL[] = [eq(a.licenseId, license.id), eq(a.status, "active")];
+  if (activationId) conditions.push(eq(a.id, activationId));
+  const dropped = await tx
+    .update(a)
+    .set({ status: "deactivated", deactivatedAt: deps.clock.now() })
+    .where(and(...conditions))
+    .returning({ id: a.id });
+  if (dropped.length === 0) return [];
+  await publishEvents(
+    tx,
+    deps.clock,
+    dropped.map((d) => ({
+      type: "license.deactivated" as const,
+      data: { licenseId: license.id, licenseKey: license.licenseKey, activationId: d.id },
+    })),
+  );
+  for (const d of dropped) {
+    await recordAudit(tx, deps.clock, {
+      action: "license.deactivated",
+      actorEmail: cause.actorEmail,
+      entityType: "activation",
+      entityId: d.id,
+      meta: { licenseId: license.id, reason: cause.reason },
+      request: cause.request,
+    });
+  }
+  return dropped.map((d) => d.id);
+}

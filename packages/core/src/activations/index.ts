@@ -1,0 +1,6 @@
+export { activate } from "./activate.ts";
+export { heartbeat } from "./heartbeat.ts";
+export { deactivate } from "./deactivate.ts";
+export { clientPublicKey } from "./public-key.ts";
+export { listActivations, listHeartbeats, resetActivation } from "./panel.ts";
+export { deactivateActivations } from "./deactivation.ts";

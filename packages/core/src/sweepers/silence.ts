@@ -1,0 +1,64 @@
+import { sql } from "drizzle-orm";
+import type { Deps } from "../deps.ts";
+import { publishEvents } from "../outbox/publish.ts";
+
+interface Silent {
+  id: string;
+  license_id: string;
+  license_key: string;
+  last_heartbeat_at: string | Date | null;
+}
+
+/** Heartbeat intervals of silence after which an activation counts as missing (ARCHITECTURE.md §3). */
+export const MISSED_INTERVALS = 3;
+
+/**
+ * Emits license.heartbeat_missed once per silence: for each live activation of an Active license that
+ * has sent nothing for three heartbeat intervals, marks it reported (a heartbeat clears the mark).
+ * Claims rows with FOR UPDATE SKIP LOCKED so concurrent instances never emit twice.
+ */
+export async function detectMissedHeartbeats(deps: Deps, batchSize = 500): Promise<number> {
+  const silenceMs = MISSED_INTERVALS * deps.config.licensing.heartbeatIntervalSeconds * 1000;
+  let total = 0;
+  for (;;) {
+    const reported = await deps.db.transaction(async (tx) => {
+      const now = deps.clock.now();
+      const since = new Date(now.getTime() - silenceMs).toISOString();
+      const result = (await tx.execute(sql`
+        with claimed as (
+          select a.id
+            from activations a
+            join licenses l on l.id = a.license_id
+           where a.status = 'active'
+             and a.silence_reported_at is null
+             and coalesce(a.last_heartbeat_at, a.activated_at) <= ${since}::timestamptz
+             and l.status = 'Active'
+           order by coalesce(a.last_heartbeat_at, a.activated_at)
+           limit ${batchSize}
+             for update of a skip locked
+        )
+        update activations a
+           set silence_reported_at = ${now.toISOString()}::timestamptz
+          from claimed, licenses l
+         where a.id = claimed.id and l.id = a.license_id
+        returning a.id, a.license_id, l.license_key, a.last_heartbeat_at`)) as unknown as { rows: Silent[] };
+      await publishEvents(
+        tx,
+        deps.clock,
+        result.rows.map((r) => ({
+          type: "license.heartbeat_missed" as const,
+          data: {
+            licenseId: r.license_id,
+            licenseKey: r.license_key,
+            activationId: r.id,
+            lastHeartbeatAt:
+              r.last_heartbeat_at === null ? null : new Date(r.last_heartbeat_at).toISOString(),
+          },
+        })),
+      );
+      return result.rows.length;
+    });
+    total += reported;
+    if (reported < batchSize) return total;
+  }
+}
