@@ -3,16 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createManualClock, DAY } from "@licensing/core";
 import { createTestDatabase } from "@licensing/db/testing";
+import { TestClient } from "@licensing/api/testing";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { parseEnv } from "./env.ts";
 import { startServer } from "./server.ts";
-
-const json = (url: string, init: RequestInit & { cookie?: string } = {}) =>
-  fetch(url, {
-    ...init,
-    headers: { "content-type": "application/json", ...(init.cookie ? { cookie: init.cookie } : {}) },
-  });
 
 describe("startServer", () => {
   it("runs the expiry sweeper on its interval inside the server", async () => {
@@ -29,19 +24,10 @@ describe("startServer", () => {
       { database, clock, logger: pino({ level: "silent" }), sweepIntervalMs: 50 },
     );
     try {
-      const login = await json(`${server.url}/api/v1/panel/auth/login`, {
-        method: "POST",
-        body: JSON.stringify({ email: "ops@example.com", password: "ops-password" }),
-      });
-      const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
+      const operator = new TestClient(server.url);
+      await operator.login("ops@example.com", "ops-password");
       const post = async (path: string, body: unknown) =>
-        (
-          await json(`${server.url}/api/v1/panel${path}`, {
-            method: "POST",
-            body: JSON.stringify(body),
-            cookie,
-          })
-        ).json();
+        (await operator.post(`/api/v1/panel${path}`, body)).body;
       const company = await post("/companies", { name: "Acme", slug: "acme" });
       const template = await post("/templates", {
         name: "Editor",
@@ -59,13 +45,13 @@ describe("startServer", () => {
       let status = "Active";
       for (let i = 0; i < 100 && status !== "Expired"; i++) {
         await new Promise((r) => setTimeout(r, 50));
-        const row = await json(`${server.url}/api/v1/panel/licenses/${license.id}`, { cookie });
+        const row = await operator.get(`/api/v1/panel/licenses/${license.id}`);
         // An expired license reads as Expired at once; the sweeper is what writes it down.
         const stored = await database.db.query.licenses.findFirst({
           where: (l, { eq }) => eq(l.id, license.id),
         });
         status = stored!.status;
-        expect((await row.json()).status).toBe("Expired");
+        expect(row.body.status).toBe("Expired");
       }
       expect(status).toBe("Expired");
     } finally {

@@ -35,8 +35,12 @@ export interface AppOptions {
   validateResponses?: boolean;
 }
 
-/** Every REST route, in one list: the Express routes and the OpenAPI document both come from it. */
+/**
+ * Every REST route, in one list: the Express routes and the OpenAPI document both come from it.
+ * The client API comes first: Express tries routes in order, and it is the hot path.
+ */
 export const restRoutes: Route[] = [
+  ...clientRoutes,
   ...authRoutes,
   ...operatorRoutes,
   ...templateRoutes,
@@ -46,7 +50,6 @@ export const restRoutes: Route[] = [
   ...apiTokenRoutes,
   ...auditRoutes,
   ...activationRoutes,
-  ...clientRoutes,
 ];
 
 export function createApp(options: AppOptions): Express {

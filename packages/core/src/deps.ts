@@ -30,6 +30,8 @@ export const defaultLicensingSettings: LicensingSettings = {
 /** Everything a use-case may touch, passed explicitly as its first argument. */
 export interface Deps {
   db: Db;
+  /** Writes whose loss in a crash is harmless (heartbeats); see `Database.telemetryDb`. */
+  telemetryDb: Db;
   clock: Clock;
   config: CoreConfig;
   secrets: SecretBox;
@@ -45,6 +47,8 @@ export interface RequestInfo {
 
 export interface DepsOptions {
   db: Db;
+  /** Defaults to `db`. */
+  telemetryDb?: Db | undefined;
   clock: Clock;
   logger: Logger;
   publicBaseUrl: string;
@@ -59,6 +63,7 @@ export function createDeps(options: DepsOptions): Deps {
   const publicBaseUrl = options.publicBaseUrl.replace(/\/$/, "");
   return {
     db,
+    telemetryDb: options.telemetryDb ?? db,
     clock,
     logger,
     config: { publicBaseUrl, licensing: { ...defaultLicensingSettings, ...options.licensing } },

@@ -18,6 +18,13 @@ export type Executor = Db | Tx;
 
 export interface Database {
   db: Db;
+  /**
+   * For writes whose loss in a crash is harmless (heartbeat telemetry): on a server, a second small pool
+   * with `synchronous_commit = off`, so those commits do not wait for the WAL flush. Atomicity and
+   * consistency are unchanged; only the last fraction of a second of such commits may be lost in a crash.
+   * On PGlite, the same database as `db`.
+   */
+  telemetryDb: Db;
   kind: "embedded" | "postgres";
   /** Applies pending migrations; safe when several instances start together. */
   migrate(): Promise<void>;
@@ -31,8 +38,8 @@ export interface DatabaseOptions {
   url?: string | undefined;
   /** Where PGlite persists its files; absent means in memory. */
   dataDir?: string | undefined;
-  /** Pool size for the server driver. */
-  maxConnections?: number;
+  /** Pool size for the server driver (default 10: a few busy connections beat many waiting ones). */
+  maxConnections?: number | undefined;
 }
 
 const migrationsFolder = fileURLToPath(new URL("../migrations", import.meta.url));
@@ -41,7 +48,7 @@ const MIGRATION_LOCK_KEY = 4_210_771_001;
 
 export function createDatabase(options: DatabaseOptions = {}): Database {
   return options.url
-    ? createPostgres(options.url, options.maxConnections ?? 20)
+    ? createPostgres(options.url, options.maxConnections ?? 10)
     : createEmbedded(options.dataDir);
 }
 
@@ -50,8 +57,15 @@ function createPostgres(url: string, max: number): Database {
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on("error", () => {});
   const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const telemetryPool = new pg.Pool({
+    connectionString: url,
+    max: Math.max(2, Math.ceil(max / 2)),
+    options: "-c synchronous_commit=off",
+  });
+  telemetryPool.on("error", () => {});
   return {
     db,
+    telemetryDb: drizzlePg(telemetryPool, { schema }) as unknown as Db,
     kind: "postgres",
     async migrate() {
       const client = await pool.connect();
@@ -69,7 +83,9 @@ function createPostgres(url: string, max: number): Database {
     async ping() {
       await db.execute(sql`select 1`);
     },
-    close: () => pool.end(),
+    close: async () => {
+      await Promise.all([pool.end(), telemetryPool.end()]);
+    },
   };
 }
 
@@ -80,6 +96,7 @@ function createEmbedded(dataDir: string | undefined): Database {
   const db = pglite as unknown as Db;
   return {
     db,
+    telemetryDb: db,
     kind: "embedded",
     // PGlite allows one process per data directory, so there is no other instance to race.
     migrate: () => migratePglite(pglite, { migrationsFolder }),

@@ -291,7 +291,7 @@ beforeAll(async () => {
   clients.admin = (await createMember(app, { companyId: a.id, role: "admin" })).client;
   clients.viewer = (await createMember(app, { companyId: a.id, role: "viewer" })).client;
   clients.sibling = (await createMember(app, { companyId: tree.b.id, role: "admin" })).client;
-  clients.token = (await createTokenClient(app, operatorClient, a.id)).client;
+  clients.token = (await createTokenClient(app, a, { creator: operatorClient })).client;
 });
 afterAll(() => app.close());
 

@@ -54,6 +54,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const deps = createDeps({
     db: database.db,
+    telemetryDb: database.telemetryDb,
     clock,
     logger,
     publicBaseUrl: options.publicBaseUrl ?? url,

@@ -1,13 +1,14 @@
+import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
-import { tables } from "@licensing/db";
+import { tables, writeInOneRoundTrip } from "@licensing/db";
 import type { ActivateRequest, ActivateResponse } from "@licensing/contracts";
-import { recordAudit } from "../audit/record.ts";
+import { auditInsert } from "../audit/record.ts";
 import { normalizeLicenseKey } from "../crypto/license-key.ts";
 import type { Deps, RequestInfo } from "../deps.ts";
 import { fail } from "../errors.ts";
 import { seatLimit } from "../licenses/config.ts";
 import { effectiveStatus } from "../licenses/mappers.ts";
-import { publishEvents } from "../outbox/publish.ts";
+import { eventsInsert } from "../outbox/publish.ts";
 import { checkBinding } from "./binding.ts";
 import { LatencyMirror } from "./latency-mirror.ts";
 import { issueMarker } from "./marker.ts";
@@ -28,12 +29,15 @@ export async function activate(
   const licenseKey = normalizeLicenseKey(input.licenseKey);
   const fingerprint = input.hwFingerprint;
   const activated = await deps.db.transaction(async (tx) => {
+    // Named (prepared) statements: the database plans them once per connection, not per activation.
     const [license] = licenseKey
       ? await tx
           .select()
           .from(tables.licenses)
-          .where(eq(tables.licenses.licenseKey, licenseKey))
+          .where(eq(tables.licenses.licenseKey, sql.placeholder("licenseKey")))
           .for("update")
+          .prepare("activate_lock_license")
+          .execute({ licenseKey })
       : [];
     if (!license) return null;
     const now = deps.clock.now();
@@ -48,37 +52,21 @@ export async function activate(
         count: sql<number>`count(*)::int`,
         sameMachine: sql<
           string | null
-        >`(array_agg(${a.id}) filter (where ${a.hwFingerprint} = ${fingerprint ?? null}))[1]`,
+        >`(array_agg(${a.id}) filter (where ${a.hwFingerprint} = ${sql.placeholder("fingerprint")}))[1]`,
       })
       .from(a)
-      .where(sql`${a.licenseId} = ${license.id} and ${a.status} = 'active'`);
+      .where(sql`${a.licenseId} = ${sql.placeholder("licenseId")} and ${a.status} = 'active'`)
+      .prepare("activate_live_seats")
+      .execute({ licenseId: license.id, fingerprint: fingerprint ?? null });
     if (fingerprint && live?.sameMachine) return { license, activationId: live.sameMachine, reused: true };
 
     const seats = seatLimit(JSON.parse(license.config));
     if (seats !== null && (live?.count ?? 0) >= seats) {
       fail("activation.seat_limit_reached", `All ${seats} seats of the license are in use`);
     }
-    const [created] = await tx
-      .insert(a)
-      .values({
-        licenseId: license.id,
-        hwFingerprint: fingerprint ?? null,
-        machineName: input.machineName ?? null,
-        status: "active",
-        activatedAt: now,
-        clientIp: request.ip,
-      })
-      .returning({ id: a.id });
-    const activationId = created!.id;
-    if (pin || !license.activatedAt) {
-      await tx
-        .update(tables.licenses)
-        .set({
-          ...(pin ? { hwFingerprint: fingerprint!, updatedAt: now } : {}),
-          ...(license.activatedAt ? {} : { activatedAt: now }),
-        })
-        .where(eq(tables.licenses.id, license.id));
-    }
+    // The id is made here so the activation, the license update, the event and the audit row can be
+    // written together in one round trip.
+    const activationId = randomUUID();
     const data = {
       licenseId: license.id,
       licenseKey: license.licenseKey,
@@ -87,20 +75,38 @@ export async function activate(
       machineName: input.machineName ?? null,
       clientIp: request.ip,
     };
-    await publishEvents(tx, deps.clock, [{ type: "license.activated", data }]);
-    await recordAudit(tx, deps.clock, {
-      action: "license.activated",
-      actorEmail: null,
-      entityType: "activation",
-      entityId: activationId,
-      meta: {
+    const licenseChanges = {
+      ...(pin ? { hwFingerprint: fingerprint!, updatedAt: now } : {}),
+      ...(license.activatedAt ? {} : { activatedAt: now }),
+    };
+    await writeInOneRoundTrip(tx, [
+      tx.insert(a).values({
+        id: activationId,
         licenseId: license.id,
         hwFingerprint: data.hwFingerprint,
         machineName: data.machineName,
-        pinned: pin,
-      },
-      request,
-    });
+        status: "active",
+        activatedAt: now,
+        clientIp: request.ip,
+      }),
+      ...(Object.keys(licenseChanges).length > 0
+        ? [tx.update(tables.licenses).set(licenseChanges).where(eq(tables.licenses.id, license.id))]
+        : []),
+      eventsInsert(tx, deps.clock, [{ type: "license.activated", data }]),
+      auditInsert(tx, deps.clock, {
+        action: "license.activated",
+        actorEmail: null,
+        entityType: "activation",
+        entityId: activationId,
+        meta: {
+          licenseId: license.id,
+          hwFingerprint: data.hwFingerprint,
+          machineName: data.machineName,
+          pinned: pin,
+        },
+        request,
+      }),
+    ]);
     return { license, activationId, reused: false };
   });
 

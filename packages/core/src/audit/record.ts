@@ -13,7 +13,12 @@ export interface AuditEntry {
 
 /** Writes one audit row; call it inside the transaction of the change it records. */
 export async function recordAudit(executor: Executor, clock: Clock, entry: AuditEntry) {
-  await executor.insert(tables.auditLog).values({
+  await auditInsert(executor, clock, entry);
+}
+
+/** The insert of one audit row, not yet run: for `writeInOneRoundTrip` with the change it records. */
+export function auditInsert(executor: Executor, clock: Clock, entry: AuditEntry) {
+  return executor.insert(tables.auditLog).values({
     action: entry.action,
     actorEmail: entry.actorEmail,
     entityType: entry.entityType,

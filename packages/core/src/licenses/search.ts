@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, ilike, like, lte, or, type SQL } from "drizzle-orm";
+import { and, desc, eq, gt, ilike, inArray, like, lte, or, sql, type SQL } from "drizzle-orm";
 import { tables } from "@licensing/db";
 import {
   LicenseStatus,
@@ -9,7 +9,13 @@ import {
 import type { Actor } from "../auth/actor.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
-import { assertCompanyFilterInScope, companyScopeFilter, visibleCompanyScope } from "../policy/index.ts";
+import { boundedTotal } from "../paging/bounded-total.ts";
+import {
+  assertCompanyFilterInScope,
+  companyScopeFilter,
+  visibleCompanyScope,
+  type CompanyScope,
+} from "../policy/index.ts";
 import { toLicenseResponse } from "./mappers.ts";
 
 const l = tables.licenses;
@@ -37,13 +43,53 @@ function statusCondition(status: Status, now: Date): SQL | undefined {
 
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
-/** `search` matches a license key or its prefix (any case) or part of the company name. */
-function searchCondition(search: string): SQL | undefined {
-  const keyPrefix = `${escapeLike(search.toUpperCase())}%`;
-  return or(like(l.licenseKey, keyPrefix), ilike(c.name, `%${escapeLike(search)}%`));
+// "#" is one Crockford base32 character (see crypto/license-key.ts).
+const KEY_SHAPE = "SVC-#####-#####-#####-#####-#####";
+const CROCKFORD_CHAR = /^[0-9A-HJKMNP-TV-Z]$/;
+
+/** True when `upper` can begin a license key, so a key-prefix match is worth asking the database for. */
+function couldBeKeyPrefix(upper: string): boolean {
+  if (upper.length > KEY_SHAPE.length) return false;
+  return [...upper].every((ch, i) => (KEY_SHAPE[i] === "#" ? CROCKFORD_CHAR.test(ch) : ch === KEY_SHAPE[i]));
 }
 
-/** GET /licenses: newest first, within what the actor can see; filters combine with AND. */
+const companyIn = (companies: Array<{ id: string }>) =>
+  inArray(
+    l.companyId,
+    companies.map((row) => row.id),
+  );
+
+/**
+ * `search` matches a license key or its prefix (any case) or part of the company name, within the scope.
+ * Companies are few, so the matching ones are found first and licenses are then filtered by company id:
+ * both halves use an index, where `OR company.name ILIKE` across a join meant reading every license.
+ * Null when nothing can match.
+ */
+async function searchCondition(deps: Deps, scope: CompanyScope, search: string): Promise<SQL | null> {
+  const upper = search.toUpperCase();
+  const byKey = couldBeKeyPrefix(upper) ? like(l.licenseKey, `${upper}%`) : undefined;
+  const companies = await deps.db
+    .select({ id: c.id })
+    .from(c)
+    .where(and(ilike(c.name, `%${escapeLike(search)}%`), companyScopeFilter(scope, c.path)));
+  const byCompany = companies.length ? companyIn(companies) : undefined;
+  return byKey || byCompany ? or(byKey, byCompany)! : null;
+}
+
+/**
+ * Licenses of the companies the actor may see; none for operators. The ids are resolved first (one
+ * query on the path index) so the planner sees concrete company ids and their row counts.
+ */
+async function scopeCondition(deps: Deps, scope: CompanyScope): Promise<SQL | undefined> {
+  if (scope.all) return undefined;
+  const companies = await deps.db.select({ id: c.id }).from(c).where(companyScopeFilter(scope, c.path));
+  return companies.length ? companyIn(companies) : sql`false`;
+}
+
+/**
+ * GET /licenses: newest first, within what the actor can see; filters combine with AND. `total` is exact
+ * up to EXACT_TOTAL_LIMIT matches and an estimate past it (decision 0005).
+ */
 export async function searchLicenses(
   deps: Deps,
   actor: Actor,
@@ -53,28 +99,45 @@ export async function searchLicenses(
   const status = query.status === undefined ? undefined : parseStatus(query.status);
   if (query.companyId) await assertCompanyFilterInScope(deps.db, actor, query.companyId);
   const scope = await visibleCompanyScope(deps.db, actor);
+  const search = query.search ? await searchCondition(deps, scope, query.search) : undefined;
+  const empty = { items: [], total: 0, page: query.page, pageSize: query.pageSize };
+  if (search === null) return empty;
   const where = and(
-    companyScopeFilter(scope, c.path),
-    query.companyId ? eq(l.companyId, query.companyId) : undefined,
+    // A companyId filter has been checked against the scope already.
+    query.companyId ? eq(l.companyId, query.companyId) : await scopeCondition(deps, scope),
     query.templateId ? eq(l.templateId, query.templateId) : undefined,
     status ? statusCondition(status, now) : undefined,
-    query.search ? searchCondition(query.search) : undefined,
+    search,
   );
-  const [rows, [total]] = await Promise.all([
+  const offset = (query.page - 1) * query.pageSize;
+  const newestFirst = [desc(l.issuedAt), desc(l.id)];
+  // Deferred join: the page's ids come from an index-only scan (every licenses_by_*_issued index holds
+  // issued_at, id and all filter columns), so a deep page skips its offset inside the index instead of
+  // reading each skipped row from the table; only the page's own rows are read.
+  const pageIds = deps.db
+    .select({ id: l.id })
+    .from(l)
+    .where(where)
+    .orderBy(...newestFirst)
+    .limit(query.pageSize)
+    .offset(offset);
+  const [rows, total] = await Promise.all([
     deps.db
-      .select({ license: l })
+      .select()
       .from(l)
-      .innerJoin(c, eq(c.id, l.companyId))
-      .where(where)
-      .orderBy(desc(l.issuedAt), desc(l.id))
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize),
-    deps.db.select({ n: count() }).from(l).innerJoin(c, eq(c.id, l.companyId)).where(where),
+      .where(inArray(l.id, pageIds))
+      .orderBy(...newestFirst),
+    boundedTotal(
+      deps.db,
+      deps.db
+        .select({ one: sql`1` })
+        .from(l)
+        .where(where),
+    ),
   ]);
   return {
-    items: rows.map((r) => toLicenseResponse(r.license, now)),
-    total: total?.n ?? 0,
-    page: query.page,
-    pageSize: query.pageSize,
+    ...empty,
+    items: rows.map((row) => toLicenseResponse(row, now)),
+    total: Math.max(total, rows.length ? offset + rows.length : 0),
   };
 }

@@ -23,8 +23,13 @@ export interface OutboxEvent {
  */
 export async function publishEvents(executor: Executor, clock: Clock, events: OutboxEvent[]) {
   if (events.length === 0) return;
+  await eventsInsert(executor, clock, events);
+}
+
+/** The insert of one or more events (never none), not yet run: for `writeInOneRoundTrip` with their change. */
+export function eventsInsert(executor: Executor, clock: Clock, events: OutboxEvent[]) {
   const occurredAt = clock.now();
-  await executor
+  return executor
     .insert(tables.outboxEvents)
     .values(events.map((e) => ({ eventType: e.type, data: e.data, occurredAt })));
 }

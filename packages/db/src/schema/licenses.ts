@@ -1,11 +1,23 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  index,
+  integer,
+  pgTable,
+  text,
+  uniqueIndex,
+  uuid,
+  type ExtraConfigColumn,
+} from "drizzle-orm/pg-core";
 import { companies } from "./companies.ts";
 import { id, timestamptz } from "./columns.ts";
 import { signingKeys, templates, templateVersions } from "./templates.ts";
 
 export const licenseStatuses = ["Active", "Suspended", "Revoked", "Expired"] as const;
 export const hwBindings = ["none", "fixed", "firstActivation"] as const;
+
+const newestFirst = (t: { issuedAt: ExtraConfigColumn; id: ExtraConfigColumn }) =>
+  [t.issuedAt.desc().nullsFirst(), t.id.desc().nullsFirst()] as const;
 
 export const licenses = pgTable(
   "licenses",
@@ -46,11 +58,33 @@ export const licenses = pgTable(
     uniqueIndex("licenses_license_key_key").on(t.licenseKey),
     // Search by key prefix (LIKE 'SVC-AB%') needs pattern ops whatever the database collation.
     index("licenses_by_key_prefix").using("btree", sql`${t.licenseKey} text_pattern_ops`),
-    // Search lists newest first; each filter has an index that yields rows already in that order.
-    index("licenses_by_issued").on(t.issuedAt.desc(), t.id.desc()),
-    index("licenses_by_company_issued").on(t.companyId, t.issuedAt.desc(), t.id.desc()),
-    index("licenses_by_template_issued").on(t.templateId, t.issuedAt.desc(), t.id.desc()),
-    index("licenses_by_status_issued").on(t.status, t.issuedAt.desc(), t.id.desc()),
+    // Search lists newest first (ORDER BY issued_at DESC, id DESC); each filter has an index that yields
+    // rows already in that order. NULLS FIRST is spelled out: it is what DESC means in ORDER BY, and drizzle
+    // otherwise writes DESC NULLS LAST, which PostgreSQL cannot use for that ORDER BY (NOT NULL or not).
+    // Each also carries the other filter columns after (issued_at, id), which is unique, so the order is
+    // unchanged: any combination of filters is then answered, and counted, by an index-only scan.
+    index("licenses_by_issued").on(...newestFirst(t), t.companyId, t.templateId, t.status, t.expiresAt),
+    index("licenses_by_company_issued").on(
+      t.companyId,
+      ...newestFirst(t),
+      t.templateId,
+      t.status,
+      t.expiresAt,
+    ),
+    index("licenses_by_template_issued").on(
+      t.templateId,
+      ...newestFirst(t),
+      t.companyId,
+      t.status,
+      t.expiresAt,
+    ),
+    index("licenses_by_status_issued").on(
+      t.status,
+      ...newestFirst(t),
+      t.companyId,
+      t.templateId,
+      t.expiresAt,
+    ),
     index("licenses_by_expiry").on(t.expiresAt),
   ],
 );

@@ -104,7 +104,7 @@ describe("POST /panel/api-tokens", () => {
 
 describe("Bearer svc_pat_ authentication", () => {
   it("acts as Admin inside its company's subtree and never as operator", async () => {
-    const { client } = await createTokenClient(app, op, root.id);
+    const { client } = await createTokenClient(app, root, { creator: op });
     const me = await client.get("/api/v1/panel/auth/me");
     expect(me.body).toMatchObject({ companyId: root.id, role: "admin", isOperator: false });
     expect((await client.get(`/api/v1/panel/companies/${a.id}`)).status).toBe(200);
@@ -118,7 +118,7 @@ describe("Bearer svc_pat_ authentication", () => {
   });
 
   it("updates lastUsedAt at most once a minute", async () => {
-    const { client, id } = await createTokenClient(app, owner.client, a.id);
+    const { client, id } = await createTokenClient(app, a, { creator: owner.client });
     const lastUsed = async () =>
       (await app.deps.db.select().from(tables.apiTokens).where(eq(tables.apiTokens.id, id)))[0]!.lastUsedAt;
     await client.get("/api/v1/panel/auth/me");
@@ -150,7 +150,7 @@ describe("Bearer svc_pat_ authentication", () => {
 
 describe("DELETE /panel/api-tokens/{id}", () => {
   it("revokes (then the token gets 401), idempotently, and audits it", async () => {
-    const { client, id } = await createTokenClient(app, owner.client, a.id);
+    const { client, id } = await createTokenClient(app, a, { creator: owner.client });
     expect((await client.get("/api/v1/panel/auth/me")).status).toBe(200);
     expect((await owner.client.request("DELETE", `${base}/${id}`)).status).toBe(204);
     const revoked = await client.get("/api/v1/panel/auth/me");
@@ -167,11 +167,11 @@ describe("DELETE /panel/api-tokens/{id}", () => {
     const unknown = await owner.client.request("DELETE", `${base}/${crypto.randomUUID()}`);
     expect(unknown.status).toBe(404);
     expect(unknown.body.code).toBe("api_token.not_found");
-    const { id } = await createTokenClient(app, op, b.id);
+    const { id } = await createTokenClient(app, b, { creator: op });
     const outside = await owner.client.request("DELETE", `${base}/${id}`);
     expect(outside.status).toBe(404);
     expect(outside.body.code).toBe("api_token.not_found");
-    const mine = await createTokenClient(app, owner.client, a.id);
+    const mine = await createTokenClient(app, a, { creator: owner.client });
     const viewer = await createMember(app, { companyId: a.id, role: "viewer" });
     const denied = await viewer.client.request("DELETE", `${base}/${mine.id}`);
     expect(denied.status).toBe(403);
@@ -182,7 +182,7 @@ describe("DELETE /panel/api-tokens/{id}", () => {
 
 describe("GET /panel/api-tokens", () => {
   it("lists the visible subtree only; a companyId filter outside it is auth.company_out_of_scope", async () => {
-    const inB = await createTokenClient(app, op, b.id);
+    const inB = await createTokenClient(app, b, { creator: op });
     const ids = (await owner.client.get(base)).body.map(
       (t: { id: string; companyId: string }) => t.companyId,
     );

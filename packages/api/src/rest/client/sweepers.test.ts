@@ -100,8 +100,7 @@ describe("silence detector", () => {
     app.clock.advance(3 * INTERVAL_MS);
     await Promise.all([sweepers.detectMissedHeartbeats(app.deps), sweepers.detectMissedHeartbeats(app.deps)]);
     const all = await eventsOf("license.heartbeat_missed", license.id);
-    expect(all).toHaveLength(2);
-    expect(all[1]!.data.lastHeartbeatAt).toBe(heardAt);
+    expect(all.map((e) => e.data.lastHeartbeatAt).sort()).toEqual([heardAt, null].sort());
   });
 
   it("ignores deactivated activations and licenses that are no longer active", async () => {

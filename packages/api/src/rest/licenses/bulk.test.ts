@@ -2,7 +2,12 @@ import { tables } from "@licensing/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp, type TestClient } from "../../testing/index.ts";
 import { addVersion, createTemplate, verifyWithJose } from "../../testing/licensing.ts";
-import { archiveSeededCompany, seedCompany, tokenClient, type SeededCompany } from "../../testing/seed.ts";
+import {
+  archiveSeededCompany,
+  seedCompany,
+  createTokenClient,
+  type SeededCompany,
+} from "../../testing/fixtures.ts";
 
 const url = "/api/v1/panel/licenses/bulk";
 let app: TestApp;
@@ -15,7 +20,7 @@ beforeAll(async () => {
   app = await startTestApp();
   operator = await app.client({ signIn: true });
   company = await seedCompany(app);
-  admin = await tokenClient(app, company);
+  admin = (await createTokenClient(app, company)).client;
   template = await createTemplate(operator);
   await addVersion(operator, template.id, {
     configSchema: JSON.stringify({
@@ -88,7 +93,7 @@ describe("POST /panel/licenses/bulk", () => {
     const other = await seedCompany(app);
     const res = await operator.post(url, { templateId: template.id, items: [{ companyId: other.id }] });
     expect(res.body).toMatchObject({ succeeded: 1, failed: 0 });
-    const narrow = await tokenClient(app, await seedCompany(app, { parent: company }));
+    const narrow = (await createTokenClient(app, await seedCompany(app, { parent: company }))).client;
     const mixed = await narrow.post(url, { templateId: template.id, items: [{ companyId: company.id }] });
     expect(mixed.body.results[0]).toMatchObject({ errorCode: "company.not_found" });
   });

@@ -5,11 +5,11 @@ import { startTestApp, type TestApp, type TestClient } from "../../testing/index
 import { addVersion, createTemplate, verifyWithJose } from "../../testing/licensing.ts";
 import {
   archiveSeededCompany,
-  memberClient,
+  createMember,
   seedCompany,
-  tokenClient,
+  createTokenClient,
   type SeededCompany,
-} from "../../testing/seed.ts";
+} from "../../testing/fixtures.ts";
 
 const url = "/api/v1/panel/licenses";
 const DAY = 86_400_000;
@@ -23,7 +23,7 @@ beforeAll(async () => {
   app = await startTestApp();
   operator = await app.client({ signIn: true });
   company = await seedCompany(app);
-  admin = await tokenClient(app, company);
+  admin = (await createTokenClient(app, company)).client;
   template = await createTemplate(operator, { defaultOfflineDays: 10, defaultValidityDays: 90 });
 });
 afterAll(() => app.close());
@@ -209,9 +209,9 @@ describe("POST /panel/licenses", () => {
   });
 
   it("needs Admin on the company: a viewer gets 403, an outsider 404, an archived or unknown template fails", async () => {
-    const viewer = await memberClient(app, company, "viewer");
+    const viewer = (await createMember(app, { companyId: company.id, role: "viewer" })).client;
     expect((await issue({}, viewer)).body).toEqual(errorBody("auth.forbidden", 403));
-    const outsider = await tokenClient(app, await seedCompany(app));
+    const outsider = (await createTokenClient(app, await seedCompany(app))).client;
     expect((await issue({}, outsider)).body).toEqual(errorBody("company.not_found", 404));
     const child = await seedCompany(app, { parent: company });
     expect((await issue({ companyId: child.id })).status).toBe(201);

@@ -7,11 +7,11 @@ import { startTestApp, type TestApp, type TestClient } from "../../testing/index
 import { createTemplate, verifyWithJose } from "../../testing/licensing.ts";
 import {
   archiveSeededCompany,
-  memberClient,
+  createMember,
   seedCompany,
-  tokenClient,
+  createTokenClient,
   type SeededCompany,
-} from "../../testing/seed.ts";
+} from "../../testing/fixtures.ts";
 
 const url = "/api/v1/panel/licenses";
 let app: TestApp;
@@ -25,8 +25,8 @@ beforeAll(async () => {
   app = await startTestApp();
   operator = await app.client({ signIn: true });
   company = await seedCompany(app);
-  admin = await tokenClient(app, company);
-  viewer = await memberClient(app, company, "viewer");
+  admin = (await createTokenClient(app, company)).client;
+  viewer = (await createMember(app, { companyId: company.id, role: "viewer" })).client;
   template = await createTemplate(operator);
 });
 afterAll(() => app.close());
@@ -64,7 +64,7 @@ describe("GET /panel/licenses/{id}", () => {
   it("answers a viewer, 404 for an outsider and an unknown id, 400 for a malformed id", async () => {
     const license = await issue();
     expect((await viewer.get(`${url}/${license.id}`)).body.id).toBe(license.id);
-    const outsider = await tokenClient(app, await seedCompany(app));
+    const outsider = (await createTokenClient(app, await seedCompany(app))).client;
     expect((await outsider.get(`${url}/${license.id}`)).body).toEqual(errorBody("license.not_found", 404));
     expect((await viewer.get(`${url}/${unknownId}`)).body).toEqual(errorBody("license.not_found", 404));
     expect((await viewer.get(`${url}/x`)).body).toEqual(errorBody("request.invalid", 400));
@@ -277,7 +277,7 @@ describe("GET /panel/licenses/{id}/download and /public-key", () => {
     expect((await viewer.get(`${url}/${license.id}/public-key`)).body).toEqual({
       publicKey: license.publicKey,
     });
-    const outsider = await tokenClient(app, await seedCompany(app));
+    const outsider = (await createTokenClient(app, await seedCompany(app))).client;
     expect((await outsider.get(`${url}/${license.id}/download`)).body).toEqual(
       errorBody("license.not_found", 404),
     );

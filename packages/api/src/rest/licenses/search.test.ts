@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp, type TestClient } from "../../testing/index.ts";
 import { createTemplate } from "../../testing/licensing.ts";
-import { memberClient, seedCompany, tokenClient, type SeededCompany } from "../../testing/seed.ts";
+import { createMember, seedCompany, createTokenClient, type SeededCompany } from "../../testing/fixtures.ts";
 
 const url = "/api/v1/panel/licenses";
 let app: TestApp;
@@ -100,9 +100,9 @@ describe("GET /panel/licenses", () => {
   });
 
   it("shows a member only their subtree and refuses a company filter outside it", async () => {
-    const childAdmin = await tokenClient(app, child);
+    const childAdmin = (await createTokenClient(app, child)).client;
     expect(ids(await childAdmin.get(url))).toEqual(named("suspended", "childB", "childA"));
-    const viewer = await memberClient(app, parent, "viewer");
+    const viewer = (await createMember(app, { companyId: parent.id, role: "viewer" })).client;
     expect((await viewer.get(url)).body.total).toBe(5);
     const outside = await childAdmin.get(`${url}?companyId=${parent.id}`);
     expect(outside.body).toEqual(errorBody("auth.company_out_of_scope", 403));

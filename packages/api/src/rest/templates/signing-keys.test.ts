@@ -2,7 +2,7 @@ import { tables } from "@licensing/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp, type TestClient } from "../../testing/index.ts";
-import { seedCompany, tokenClient } from "../../testing/seed.ts";
+import { seedCompany, createTokenClient } from "../../testing/fixtures.ts";
 
 const base = "/api/v1/panel/templates";
 let app: TestApp;
@@ -12,7 +12,7 @@ let admin: TestClient;
 beforeAll(async () => {
   app = await startTestApp();
   operator = await app.client({ signIn: true });
-  admin = await tokenClient(app, await seedCompany(app));
+  admin = (await createTokenClient(app, await seedCompany(app))).client;
 });
 afterAll(() => app.close());
 

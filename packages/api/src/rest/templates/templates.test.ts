@@ -2,7 +2,7 @@ import { tables } from "@licensing/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp, type TestClient } from "../../testing/index.ts";
-import { memberClient, seedCompany, tokenClient } from "../../testing/seed.ts";
+import { createMember, seedCompany, createTokenClient } from "../../testing/fixtures.ts";
 
 const base = "/api/v1/panel/templates";
 let app: TestApp;
@@ -14,8 +14,8 @@ beforeAll(async () => {
   app = await startTestApp();
   operator = await app.client({ signIn: true });
   const company = await seedCompany(app);
-  admin = await tokenClient(app, company);
-  owner = await memberClient(app, company, "owner");
+  admin = (await createTokenClient(app, company)).client;
+  owner = (await createMember(app, { companyId: company.id, role: "owner" })).client;
 });
 afterAll(() => app.close());
 

@@ -231,7 +231,7 @@ describe("GET /panel/users", () => {
 describe("DELETE /panel/users/{id}", () => {
   it("revokes the account, ends its sessions and revokes the tokens it created", async () => {
     const victim = await createMember(app, { companyId: a1.id, role: "admin" });
-    const token = await createTokenClient(app, victim.client, a1.id);
+    const token = await createTokenClient(app, a1, { creator: victim.client });
     expect((await token.client.get("/api/v1/panel/auth/me")).status).toBe(200);
     expect((await admin.client.request("DELETE", `${base}/${victim.id}`)).status).toBe(204);
     expect((await victim.client.get("/api/v1/panel/auth/me")).status).toBe(401);

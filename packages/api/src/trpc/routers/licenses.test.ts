@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp, type TestClient } from "../../testing/index.ts";
 import { createTemplate, verifyWithJose } from "../../testing/licensing.ts";
-import { seedCompany, tokenClient } from "../../testing/seed.ts";
+import { seedCompany, createTokenClient } from "../../testing/fixtures.ts";
 
 let app: TestApp;
 let operator: TestClient;
@@ -56,7 +56,7 @@ describe("/trpc licenses", () => {
   });
 
   it("reports the spec's codes", async () => {
-    const outsider = await tokenClient(app, await seedCompany(app));
+    const outsider = (await createTokenClient(app, await seedCompany(app))).client;
     const missing = await query(outsider, "licenses.get", { id: "00000000-0000-4000-8000-000000000000" });
     expect(missing.error.json.data).toMatchObject({ code: "NOT_FOUND", appCode: "license.not_found" });
     const badStatus = await query(outsider, "licenses.search", { status: "Gone" });

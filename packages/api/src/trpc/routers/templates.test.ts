@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp, type TestClient } from "../../testing/index.ts";
-import { seedCompany, tokenClient } from "../../testing/seed.ts";
+import { seedCompany, createTokenClient } from "../../testing/fixtures.ts";
 
 let app: TestApp;
 let operator: TestClient;
@@ -60,7 +60,7 @@ describe("/trpc templates", () => {
   });
 
   it("maps domain errors to tRPC codes with the spec's code alongside", async () => {
-    const admin = await tokenClient(app, await seedCompany(app));
+    const admin = (await createTokenClient(app, await seedCompany(app))).client;
     const forbidden = await call(admin, "templates.create", {
       name: "x",
       productCode: "NOPE",

@@ -1,0 +1,35 @@
+import { sql, type SQLWrapper } from "drizzle-orm";
+import type { Executor } from "@licensing/db";
+
+/** Up to this many matches, `total` is an exact count; past it, the planner's estimate (see decision 0005). */
+export const EXACT_TOTAL_LIMIT = 1_000;
+
+/**
+ * The number of rows of `matching` (a `SELECT 1 FROM … WHERE …` without ORDER BY or LIMIT), exact up to
+ * EXACT_TOTAL_LIMIT. Counting stops after the limit + 1 rows, so a broad filter over millions of rows costs
+ * no more than a narrow one. Past the limit the answer is the planner's row estimate, never below the
+ * limit + 1. Callers also keep it at least the end of the page they served.
+ */
+export async function boundedTotal(db: Executor, matching: SQLWrapper): Promise<number> {
+  const [counted] = rowsOf<{ n: number }>(
+    await db.execute(
+      sql`SELECT count(*)::int AS n FROM (${matching} LIMIT ${EXACT_TOTAL_LIMIT + 1}) AS bounded`,
+    ),
+  );
+  const exact = counted?.n ?? 0;
+  if (exact <= EXACT_TOTAL_LIMIT) return exact;
+  const [plan] = rowsOf<{ "QUERY PLAN": unknown }>(await db.execute(sql`EXPLAIN (FORMAT JSON) ${matching}`));
+  const estimate = planRows(plan?.["QUERY PLAN"]);
+  return Math.max(estimate, exact);
+}
+
+// node-postgres and PGlite both answer `{ rows }`.
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
+/** The top node's row estimate of an EXPLAIN (FORMAT JSON) answer (a JSON string or already parsed). */
+function planRows(plan: unknown): number {
+  const parsed = (typeof plan === "string" ? JSON.parse(plan) : plan) as Array<{
+    Plan?: { "Plan Rows"?: number };
+  }>;
+  return Math.round(parsed?.[0]?.Plan?.["Plan Rows"] ?? 0);
+}

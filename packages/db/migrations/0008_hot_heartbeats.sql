@@ -1,0 +1,2 @@
+DROP INDEX "activations_silence_scan";--> statement-breakpoint
+CREATE INDEX "activations_unreported_live" ON "activations" USING btree ("license_id") WHERE "activations"."status" = 'active' and "activations"."silence_reported_at" is null;

@@ -1,0 +1,261 @@
+/**
+ * Client API benchmark (issue 5): the real server, in its own process on a scratch PostgreSQL database,
+ * under autocannon (32 connections) for activate and heartbeat, next to the floor: a bare Express 5
+ * route that only signs a marker. Prints requests/s, p50/p99 and the ratio to the floor.
+ *
+ *   npx tsx scripts/bench-client.ts [--duration 10] [--connections 32] [--licenses 200]
+ *   DATABASE_URL=postgres://… selects the PostgreSQL server (default: the local one).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { parseArgs } from "node:util";
+import { signRequest } from "@licensing/core";
+import { TestClient } from "@licensing/api/testing";
+import autocannon from "autocannon";
+import pg from "pg";
+
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: "string", default: "10" },
+    connections: { type: "string", default: "32" },
+    licenses: { type: "string", default: "200" },
+    only: { type: "string" },
+    help: { type: "boolean", short: "h", default: false },
+  },
+});
+if (args.help) {
+  console.log(`Usage: npx tsx scripts/bench-client.ts [--duration seconds] [--connections n] [--licenses n]
+
+Starts the server (apps/server/src/main.ts) on a fresh database of the PostgreSQL server named by
+DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres), seeds licenses over HTTP, then runs
+autocannon (--only activate|heartbeat|floor runs one scenario) against POST /client/activate (a new fingerprint each time, seat check included),
+POST /client/heartbeat (signed v1+v2) and the marker-signing floor. The database is dropped at the end.`);
+  process.exit(0);
+}
+const duration = Number(args.duration);
+const connections = Number(args.connections);
+const licenseCount = Number(args.licenses);
+const serverUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const log = (message: string) => console.log(`[bench-client] ${message}`);
+
+async function admin(sql: string) {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Spawns a node process running a TypeScript entry and resolves with the port it reports. */
+function spawnService(
+  entry: string,
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(
+    process.execPath,
+    [...(process.env.BENCH_NODE_FLAGS?.split(" ").filter(Boolean) ?? []), "--import", "tsx", entry],
+    {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  return new Promise((resolve, reject) => {
+    let output = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /"port":(\d+)/.exec(output);
+      if (match) {
+        // Keep draining stdout (request logs) so the server never blocks on a full pipe.
+        child.stdout!.removeAllListeners("data").resume();
+        resolve({ child, port: Number(match[1]) });
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`${entry} exited with ${code}`)));
+  });
+}
+
+interface Figures {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+async function load(name: string, options: autocannon.Options): Promise<Figures> {
+  log(`${name}: ${connections} connections for ${duration} s…`);
+  const result = await autocannon({ connections, duration, ...options });
+  return {
+    name,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+const database = `bench_client_${randomBytes(4).toString("hex")}`;
+const children: ChildProcess[] = [];
+const url = new URL(serverUrl);
+url.pathname = `/${database}`;
+
+async function main() {
+  await admin(`CREATE DATABASE ${database}`);
+  log(`scratch database ${database}`);
+  const server = await spawnService("apps/server/src/main.ts", {
+    PORT: "0",
+    DATABASE_URL: url.toString(),
+    DATA_DIR: `/tmp/${database}`,
+    RATE_LIMIT_CLIENT: "1000000000",
+    RATE_LIMIT_PANEL: "1000000000",
+    RATE_LIMIT_AUTH: "1000000000",
+    BOOTSTRAP_OPERATOR_EMAIL: "bench@example.com",
+    BOOTSTRAP_OPERATOR_PASSWORD: "bench-password-1",
+    LOG_LEVEL: "info",
+  });
+  children.push(server.child);
+  const floor = await spawnService("scripts/lib/marker-floor-server.ts", {});
+  children.push(floor.child);
+  const base = `http://127.0.0.1:${server.port}`;
+
+  log(`seeding ${licenseCount} licenses…`);
+  const operator = new TestClient(base);
+  await operator.login("bench@example.com", "bench-password-1");
+  const company = await operator.post("/api/v1/panel/companies", { name: "Bench", slug: "bench" });
+  const template = await operator.post("/api/v1/panel/templates", {
+    name: "Bench product",
+    productCode: "BENCH",
+    defaultOfflineDays: 7,
+    defaultValidityDays: 365,
+  });
+  const keys: string[] = [];
+  for (let offset = 0; offset < licenseCount; offset += 200) {
+    const size = Math.min(200, licenseCount - offset);
+    const bulk = await operator.post("/api/v1/panel/licenses/bulk", {
+      templateId: template.body.id,
+      items: Array.from({ length: size }, () => ({ companyId: company.body.id })),
+      config: JSON.stringify({ features: [], limits: { maxSeats: 1_000_000 } }),
+    });
+    for (const row of bulk.body.results) keys.push(row.licenseKey);
+  }
+  const activationsPool: { licenseKey: string; activationId: string }[] = [];
+  for (let i = 0; i < 256; i++) {
+    const licenseKey = keys[i % keys.length]!;
+    const res = await operator.post("/api/v1/client/activate", { licenseKey, hwFingerprint: `pool-${i}` });
+    activationsPool.push({ licenseKey, activationId: res.body.activationId });
+  }
+
+  let counter = 0;
+  const wanted = (name: string) => !args.only || args.only === name;
+  const skipped: Figures = { name: "", rps: NaN, p50: NaN, p99: NaN, non2xx: 0, errors: 0 };
+  const activate = !wanted("activate")
+    ? { ...skipped, name: "activate" }
+    : await load("activate (new fingerprint)", {
+        url: `${base}/api/v1/client/activate`,
+        requests: [
+          {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            setupRequest: (req) => {
+              counter += 1;
+              const body = JSON.stringify({
+                licenseKey: keys[counter % keys.length],
+                hwFingerprint: `m-${counter}`,
+              });
+              return { ...req, body };
+            },
+          },
+        ],
+      });
+
+  const path = "/api/v1/client/heartbeat";
+  const heartbeat = !wanted("heartbeat")
+    ? { ...skipped, name: "heartbeat" }
+    : await load("heartbeat (HMAC v1+v2)", {
+        url: `${base}${path}`,
+        requests: [
+          {
+            method: "POST",
+            setupRequest: (req) => {
+              counter += 1;
+              const target = activationsPool[counter % activationsPool.length]!;
+              const body = JSON.stringify(target);
+              const timestamp = String(Math.floor(Date.now() / 1000));
+              return {
+                ...req,
+                body,
+                headers: {
+                  "content-type": "application/json",
+                  "x-service-timestamp": timestamp,
+                  "x-service-signature": signRequest(target.licenseKey, timestamp, {
+                    method: "POST",
+                    path,
+                    body,
+                  }),
+                },
+              };
+            },
+          },
+        ],
+      });
+
+  const floorFigures = !wanted("floor")
+    ? { ...skipped, name: "floor" }
+    : await load("floor (Express 5 + sign marker)", {
+        url: `http://127.0.0.1:${floor.port}/marker`,
+        requests: [
+          {
+            method: "POST",
+            setupRequest: (req) => {
+              counter += 1;
+              const target = activationsPool[counter % activationsPool.length]!;
+              const body = JSON.stringify(target);
+              const timestamp = String(Math.floor(Date.now() / 1000));
+              // The same client-side signing work as the heartbeat run, so the load generator costs the same.
+              return {
+                ...req,
+                body,
+                headers: {
+                  "content-type": "application/json",
+                  "x-service-signature": signRequest(target.licenseKey, timestamp, {
+                    method: "POST",
+                    path,
+                    body,
+                  }),
+                },
+              };
+            },
+          },
+        ],
+      });
+
+  console.log("\nscenario                             req/s    p50 ms   p99 ms   non-2xx  errors   vs floor");
+  for (const f of [activate, heartbeat, floorFigures]) {
+    console.log(
+      `${f.name.padEnd(34)} ${f.rps.toFixed(0).padStart(7)} ${String(f.p50).padStart(9)} ${String(f.p99).padStart(8)} ${String(f.non2xx).padStart(9)} ${String(f.errors).padStart(7)} ${((f.rps / floorFigures.rps) * 100).toFixed(0).padStart(8)}%`,
+    );
+  }
+  console.log(
+    `\ntargets: heartbeat >= 50% of floor (${((heartbeat.rps / floorFigures.rps) * 100).toFixed(0)}%), heartbeat p99 < 25 ms (${heartbeat.p99} ms), activate >= 1000/s (${activate.rps.toFixed(0)}/s)`,
+  );
+}
+
+async function cleanup() {
+  for (const child of children) child.kill("SIGTERM");
+  await new Promise((r) => setTimeout(r, 1500));
+  if (process.env.BENCH_KEEP_DATABASE) return log(`kept database ${database}`);
+  await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch((err: unknown) => console.error(err));
+}
+
+process.on("SIGINT", () => void cleanup().then(() => process.exit(130)));
+main()
+  .then(cleanup)
+  .catch(async (err: unknown) => {
+    console.error(err);
+    await cleanup();
+    process.exit(1);
+  });
