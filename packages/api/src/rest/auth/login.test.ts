@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import { tables } from "@licensing/db";
-import { DAY, hashPassword, MINUTE } from "@licensing/core";
+import { DAY, MINUTE } from "@licensing/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMember, MEMBER_PASSWORD } from "../../testing/fixtures.ts";
 import { OPERATOR, startTestApp, type TestApp } from "../../testing/index.ts";
 
 let app: TestApp;
@@ -13,14 +14,7 @@ afterAll(() => app.close());
 const LOGIN = "/api/v1/panel/auth/login";
 const ME = "/api/v1/panel/auth/me";
 
-async function createUser(email: string, password: string) {
-  await app.deps.db.insert(tables.users).values({
-    email,
-    passwordHash: await hashPassword(password),
-    status: "active",
-    createdAt: app.clock.now(),
-  });
-}
+const createUser = (email: string) => createMember(app, { email });
 
 describe("POST /panel/auth/login", () => {
   it("signs in, sets an HttpOnly SameSite=Lax cookie and serves /me", async () => {
@@ -94,7 +88,7 @@ describe("POST /panel/auth/login", () => {
   });
 
   it("locks the account after 10 failures in 15 minutes, whatever the IP, then lets it in again", async () => {
-    await createUser("locked@example.com", "right-password");
+    await createUser("locked@example.com");
     const client = await app.client();
     for (let i = 0; i < 10; i++) {
       const res = await client.post(
@@ -106,7 +100,7 @@ describe("POST /panel/auth/login", () => {
     }
     const blocked = await client.post(
       LOGIN,
-      { email: "locked@example.com", password: "right-password" },
+      { email: "locked@example.com", password: MEMBER_PASSWORD },
       { "x-forwarded-for": "198.51.100.7" },
     );
     expect(blocked.status).toBe(429);
@@ -118,7 +112,7 @@ describe("POST /panel/auth/login", () => {
     expect(client.cookie).toBeUndefined();
 
     app.clock.advance(15 * MINUTE + 1000);
-    const again = await client.post(LOGIN, { email: "locked@example.com", password: "right-password" });
+    const again = await client.post(LOGIN, { email: "locked@example.com", password: MEMBER_PASSWORD });
     expect(again.status).toBe(200);
   });
 });
@@ -150,9 +144,7 @@ describe("sessions", () => {
   });
 
   it("ends when the account is revoked", async () => {
-    await createUser("leaver@example.com", "leaver-password");
-    const client = await app.client();
-    await client.login("leaver@example.com", "leaver-password");
+    const { client } = await createUser("leaver@example.com");
     await app.deps.db
       .update(tables.users)
       .set({ status: "revoked" })

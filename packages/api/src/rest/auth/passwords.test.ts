@@ -1,6 +1,6 @@
-import { tables } from "@licensing/db";
-import { hashPassword, HOUR } from "@licensing/core";
+import { HOUR } from "@licensing/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMember, MEMBER_PASSWORD } from "../../testing/fixtures.ts";
 import { startTestApp, type TestApp } from "../../testing/index.ts";
 
 let app: TestApp;
@@ -10,18 +10,9 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const AUTH = "/api/v1/panel/auth";
-let users = 0;
-
 async function newUser() {
-  const email = `pw${++users}@example.com`;
-  const password = "original-password";
-  await app.deps.db.insert(tables.users).values({
-    email,
-    passwordHash: await hashPassword(password),
-    status: "active",
-    createdAt: app.clock.now(),
-  });
-  return { email, password };
+  const { email } = await createMember(app, {});
+  return { email, password: MEMBER_PASSWORD };
 }
 
 async function resetTokenFor(email: string) {

@@ -1,8 +1,9 @@
 import { eq } from "drizzle-orm";
 import { tables } from "@licensing/db";
-import { hashPassword, MINUTE } from "@licensing/core";
+import { MINUTE } from "@licensing/core";
 import { generate } from "otplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMember, MEMBER_PASSWORD } from "../../testing/fixtures.ts";
 import { startTestApp, type TestApp, type TestClient } from "../../testing/index.ts";
 
 let app: TestApp;
@@ -12,20 +13,10 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const AUTH = "/api/v1/panel/auth";
-let users = 0;
-
 /** A signed-in user with 2FA enabled; returns its secret and recovery codes. */
 async function userWithTotp() {
-  const email = `totp${++users}@example.com`;
-  const password = "totp-user-password";
-  await app.deps.db.insert(tables.users).values({
-    email,
-    passwordHash: await hashPassword(password),
-    status: "active",
-    createdAt: app.clock.now(),
-  });
-  const client = await app.client();
-  await client.login(email, password);
+  const { email, client } = await createMember(app, {});
+  const password = MEMBER_PASSWORD;
   const enrolled = await client.post(`${AUTH}/2fa/enroll`);
   expect(enrolled.status).toBe(200);
   const secret: string = enrolled.body.secret;

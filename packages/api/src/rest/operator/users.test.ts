@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { tables } from "@licensing/db";
-import { hashPassword } from "@licensing/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMember, MEMBER_PASSWORD } from "../../testing/fixtures.ts";
 import { startTestApp, type TestApp, type TestClient } from "../../testing/index.ts";
 
 let app: TestApp;
@@ -10,14 +10,7 @@ let regular: TestClient;
 beforeAll(async () => {
   app = await startTestApp();
   operator = await app.client({ signIn: true });
-  await app.deps.db.insert(tables.users).values({
-    email: "regular@example.com",
-    passwordHash: await hashPassword("regular-password"),
-    status: "active",
-    createdAt: app.clock.now(),
-  });
-  regular = await app.client();
-  await regular.login("regular@example.com", "regular-password");
+  regular = (await createMember(app, { email: "regular@example.com" })).client;
 });
 afterAll(() => app.close());
 
@@ -99,7 +92,7 @@ describe("POST /operator/users/{id}/promote and /demote", () => {
     const demoted = await operator.post(`${USERS}/${user!.id}/demote`);
     expect(demoted.status).toBe(200);
     expect((await regular.get(USERS)).status).toBe(401);
-    await regular.login("regular@example.com", "regular-password");
+    await regular.login("regular@example.com", MEMBER_PASSWORD);
     expect((await regular.get(USERS)).status).toBe(403);
   });
 
