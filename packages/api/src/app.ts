@@ -58,6 +58,8 @@ export function createApp(options: AppOptions): Express {
   const cookies = { secure: publicBaseUrl.startsWith("https://") };
   const app = express();
   app.disable("x-powered-by");
+  // No ETags: API answers are not cached by clients, and hashing every body costs the hot path.
+  app.set("etag", false);
   app.set("trust proxy", options.trustProxy ?? false);
   app.set("query parser", "simple");
   app.use(requestLogging(deps.logger));

@@ -1,11 +1,13 @@
 /**
  * The spec's "Minimum roles per operation" table (§5), row by row, for each kind of caller. Rows whose
- * endpoints belong to later issues (licenses, templates, webhooks, analytics) are added to `rows` by them.
+ * endpoints belong to later issues (webhooks, analytics) are added to `rows` by them.
  */
 import { randomBytes } from "node:crypto";
 import { tables } from "@licensing/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { issueLicense } from "../testing/client-api.ts";
 import { startTestApp, type TestApp, type TestClient } from "../testing/index.ts";
+import { createTemplate } from "../testing/licensing.ts";
 import {
   createCompany,
   createMember,
@@ -77,6 +79,16 @@ const fresh = {
       .returning();
     return row!.id;
   },
+  /** A license of a1 (issued by the operator) with one live activation. */
+  async license(tree: Tree) {
+    templateId ??= (await createTemplate(operatorClient)).id;
+    const license = await issueLicense(operatorClient, { companyId: tree.a1.id, templateId });
+    const activation = await operatorClient.post("/api/v1/client/activate", {
+      licenseKey: license.licenseKey,
+      hwFingerprint: "matrix",
+    });
+    return { id: license.id, activationId: activation.body.activationId as string };
+  },
   async token(tree: Tree) {
     const [row] = await app.deps.db
       .insert(tables.apiTokens)
@@ -93,6 +105,8 @@ const fresh = {
 };
 
 let operatorClient: TestClient;
+let templateId: string | undefined;
+const licenses = `${p}/licenses`;
 const rows: Row[] = [
   // Companies
   {
@@ -240,6 +254,97 @@ const rows: Row[] = [
     minimum: "Admin on the target company",
     call: async (t) => ({ method: "DELETE", path: `${p}/api-tokens/${await fresh.token(t)}` }),
     expect: adminRow("204"),
+  },
+  // Licenses, activations and templates
+  {
+    operation: "search licenses",
+    minimum: "any (scoped)",
+    call: async () => ({ method: "GET", path: licenses }),
+    expect: everyone("200"),
+  },
+  {
+    operation: "read a license",
+    minimum: "Viewer",
+    call: async (t) => ({ method: "GET", path: `${licenses}/${(await fresh.license(t)).id}` }),
+    expect: viewerRow("200"),
+  },
+  {
+    operation: "read a license's activations",
+    minimum: "Viewer",
+    call: async (t) => ({ method: "GET", path: `${licenses}/${(await fresh.license(t)).id}/activations` }),
+    expect: viewerRow("200"),
+  },
+  {
+    operation: "read a license's heartbeats",
+    minimum: "Viewer",
+    call: async (t) => ({ method: "GET", path: `${licenses}/${(await fresh.license(t)).id}/heartbeats` }),
+    expect: viewerRow("200"),
+  },
+  {
+    operation: "download a license file",
+    minimum: "Viewer",
+    call: async (t) => ({ method: "GET", path: `${licenses}/${(await fresh.license(t)).id}/download` }),
+    expect: viewerRow("200"),
+  },
+  {
+    operation: "read a license's public key",
+    minimum: "Viewer",
+    call: async (t) => ({ method: "GET", path: `${licenses}/${(await fresh.license(t)).id}/public-key` }),
+    expect: viewerRow("200"),
+  },
+  {
+    operation: "issue a license",
+    minimum: "Admin on the company",
+    call: async (t) => {
+      templateId ??= (await createTemplate(operatorClient)).id;
+      return { method: "POST", path: licenses, body: { companyId: t.a1.id, templateId } };
+    },
+    expect: { ...adminRow("201"), sibling: "404" },
+  },
+  {
+    operation: "revoke a license",
+    minimum: "Admin on the company",
+    call: async (t) => ({
+      method: "POST",
+      path: `${licenses}/${(await fresh.license(t)).id}/revoke`,
+      body: {},
+    }),
+    expect: adminRow("204"),
+  },
+  {
+    operation: "rebind a license",
+    minimum: "Admin on the company",
+    call: async (t) => ({
+      method: "POST",
+      path: `${licenses}/${(await fresh.license(t)).id}/rebind`,
+      body: { hwFingerprint: "new-machine" },
+    }),
+    expect: adminRow("200"),
+  },
+  {
+    operation: "reset an activation",
+    minimum: "Admin on the company",
+    call: async (t) => {
+      const license = await fresh.license(t);
+      return { method: "POST", path: `${licenses}/${license.id}/activations/${license.activationId}/reset` };
+    },
+    expect: adminRow("204"),
+  },
+  {
+    operation: "read templates",
+    minimum: "any",
+    call: async () => ({ method: "GET", path: `${p}/templates` }),
+    expect: everyone("200"),
+  },
+  {
+    operation: "write templates",
+    minimum: "Operator",
+    call: async () => ({
+      method: "POST",
+      path: `${p}/templates`,
+      body: { name: "T", productCode: uniqueSlug("P"), defaultOfflineDays: 7, defaultValidityDays: 30 },
+    }),
+    expect: { ...operatorOnly, operator: "201" },
   },
   // Audit and the operator group
   {
