@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { tables } from "@licensing/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pino } from "pino";
+import { requestLogMixin } from "./http/logging.ts";
 import { OPERATOR, startTestApp, type TestApp } from "./testing/index.ts";
 
 let app: TestApp;
@@ -165,6 +167,40 @@ describe("rate limits", () => {
       expect((await client.get("/api/v1/panel/operator/users")).status).toBe(401);
     } finally {
       await limited.close();
+    }
+  });
+});
+
+describe("request logs", () => {
+  it("write one line per request with its reqId, at a level that follows the outcome", async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const logger = pino(
+      { level: "debug", mixin: requestLogMixin },
+      { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+    );
+    const logged = await startTestApp({ logger });
+    try {
+      const client = await logged.client();
+      const ok = await client.get("/healthz", { "x-request-id": "trace-ok" });
+      const bad = await client.post("/api/v1/client/activate", {
+        licenseKey: "SVC-00000-00000-00000-00000-00000",
+      });
+      const requestLines = lines.filter((l) => l.msg === "request");
+      expect(requestLines.find((l) => l.reqId === "trace-ok")).toMatchObject({
+        level: 30,
+        url: "/healthz",
+        status: 200,
+      });
+      expect(requestLines.find((l) => l.reqId === bad.headers.get("x-request-id"))).toMatchObject({
+        level: 40,
+        url: "/api/v1/client/activate",
+        status: 404,
+      });
+      expect(ok.status).toBe(200);
+      // Every line written while handling a request carries that request's id.
+      expect(lines.filter((l) => l.msg === "request").every((l) => typeof l.reqId === "string")).toBe(true);
+    } finally {
+      await logged.close();
     }
   });
 });

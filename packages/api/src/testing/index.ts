@@ -10,7 +10,7 @@ import {
 } from "@licensing/core";
 import { createTestDatabase, type TestDatabase } from "@licensing/db/testing";
 import type { Redis } from "ioredis";
-import { pino } from "pino";
+import { pino, type Logger } from "pino";
 import { createApp } from "../app.ts";
 import type { RateLimits } from "../rest/rate-limit.ts";
 import { TestClient } from "./http-client.ts";
@@ -42,13 +42,15 @@ export interface TestAppOptions {
   trustProxy?: boolean | number;
   redis?: Redis;
   rateLimitPrefix?: string;
+  /** Where logs go; silent by default (TEST_LOG_LEVEL=debug shows them). */
+  logger?: Logger;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const smtp = await startSmtpReceiver();
   const clock = createManualClock(new Date());
-  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
+  const logger = options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
