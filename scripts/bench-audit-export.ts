@@ -9,39 +9,14 @@
  * With DATABASE_URL a fresh database is created on that server and dropped afterwards.
  * ROWS=250000 changes the row count; the server and the reading client share this process.
  */
-import { randomBytes } from "node:crypto";
-import type { AddressInfo } from "node:net";
-import { createServer } from "node:http";
-import { createApp } from "@licensing/api";
-import { bootstrapOperator, createDeps, systemClock } from "@licensing/core";
-import { createTestDatabase } from "@licensing/db/testing";
-import { pino } from "pino";
+import { startBenchApp } from "./lib/bench-app.ts";
 
 const ROWS = Number(process.env.ROWS ?? 100_000);
-const OPERATOR = { email: "bench@example.com", password: "bench-password-1" };
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
-if (process.env.DATABASE_URL) process.env.TEST_DATABASE_URL = process.env.DATABASE_URL;
-else delete process.env.TEST_DATABASE_URL;
-
-const database = await createTestDatabase();
-const server = createServer();
+const app = await startBenchApp({ embedded: !process.env.DATABASE_URL });
+const { database } = app;
 try {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const deps = createDeps({
-    db: database.db,
-    clock: systemClock,
-    logger: pino({ level: "silent" }),
-    publicBaseUrl: url,
-    masterKey: randomBytes(32),
-  });
-  await bootstrapOperator(deps, OPERATOR);
-  server.on(
-    "request",
-    createApp({ deps, version: "bench", rateLimits: { panel: 1e9, auth: 1e9, client: 1e9 } }),
-  );
-
   // Meta with a comma, quotes and a newline in every row, so the CSV escaping is exercised throughout.
   const insertStarted = performance.now();
   await database.db.execute(`
@@ -55,13 +30,6 @@ try {
   await database.db.execute("ANALYZE audit_log");
   const insertSeconds = (performance.now() - insertStarted) / 1000;
 
-  const login = await fetch(`${url}/api/v1/panel/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(OPERATOR),
-  });
-  const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
-
   globalThis.gc?.();
   await new Promise((resolve) => setTimeout(resolve, 200));
   const before = process.memoryUsage().rss;
@@ -69,8 +37,8 @@ try {
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
 
   const started = performance.now();
-  const res = await fetch(`${url}/api/v1/panel/audit/export?format=csv&action=bench.row`, {
-    headers: { cookie },
+  const res = await fetch(`${app.url}/api/v1/panel/audit/export?format=csv&action=bench.row`, {
+    headers: { cookie: `service.auth=${app.operator.cookie}` },
   });
   if (res.status !== 200 || !res.body) throw new Error(`export failed: ${res.status}`);
   let bytes = 0;
@@ -102,7 +70,5 @@ try {
   console.log(JSON.stringify(result, null, 2));
   if (records !== ROWS) throw new Error(`expected ${ROWS} rows, got ${records}`);
 } finally {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-  await database.dispose();
+  await app.close();
 }

@@ -28,11 +28,13 @@ export interface BenchApp {
 
 /**
  * Starts the app on a fresh database of the PostgreSQL server at `serverUrl` (DATABASE_URL, else the local
- * default). Ctrl-C still drops the scratch database.
+ * default), or with `embedded` on an in-memory PGlite. Ctrl-C still drops the scratch database.
  */
-export async function startBenchApp(options: { keep?: boolean; serverUrl?: string } = {}): Promise<BenchApp> {
-  const serverUrl = options.serverUrl ?? process.env.DATABASE_URL ?? DEFAULT_SERVER_URL;
-  process.env.TEST_DATABASE_URL = serverUrl;
+export async function startBenchApp(
+  options: { keep?: boolean; serverUrl?: string; embedded?: boolean } = {},
+): Promise<BenchApp> {
+  if (options.embedded) delete process.env.TEST_DATABASE_URL;
+  else process.env.TEST_DATABASE_URL = options.serverUrl ?? process.env.DATABASE_URL ?? DEFAULT_SERVER_URL;
   const database = await createTestDatabase();
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -2,6 +2,7 @@ import { tables } from "@licensing/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp, type TestClient } from "../../testing/index.ts";
+import { createTemplate as createSharedTemplate } from "../../testing/licensing.ts";
 import { seedCompany, createTokenClient } from "../../testing/fixtures.ts";
 
 const base = "/api/v1/panel/templates";
@@ -16,16 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-let counter = 0;
-async function createTemplate() {
-  const res = await operator.post(base, {
-    name: "Keyed",
-    productCode: `KEY-${++counter}`,
-    defaultOfflineDays: 7,
-    defaultValidityDays: 365,
-  });
-  return res.body as { id: string };
-}
+const createTemplate = () => createSharedTemplate(operator, { name: "Keyed" });
 const keysOf = async (templateId: string, client = operator) =>
   (await client.get(`${base}/${templateId}/signing-keys`)).body as Array<{
     id: string;
