@@ -8,6 +8,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { signRequest } from "@licensing/core";
 import { TestClient } from "@licensing/api/testing";
@@ -83,11 +84,50 @@ interface Figures {
   p99: number;
   non2xx: number;
   errors: number;
+  /** CPU milliseconds per request spent by the process under test and by PostgreSQL. */
+  serviceCpu: number;
+  databaseCpu: number;
 }
 
-async function load(name: string, options: autocannon.Options): Promise<Figures> {
+const TICKS_PER_MS = 100 / 1000; // USER_HZ: /proc counts CPU time in 1/100 s
+
+/** CPU ticks (user + system) a process has used so far, from /proc (Linux); NaN elsewhere. */
+function cpuTicks(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return NaN;
+  }
+}
+
+/** CPU ticks used so far by each local PostgreSQL process. */
+function databaseTicks(): Map<number, number> {
+  const ticks = new Map<number, number>();
+  for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").startsWith("postgres")) {
+        ticks.set(Number(entry), cpuTicks(Number(entry)));
+      }
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return ticks;
+}
+
+/** CPU ticks PostgreSQL used since `before` (processes that ended meanwhile are not counted). */
+function databaseTicksSince(before: Map<number, number>): number {
+  let used = 0;
+  for (const [pid, ticks] of databaseTicks()) used += ticks - (before.get(pid) ?? 0);
+  return used;
+}
+
+async function load(name: string, pid: number, options: autocannon.Options): Promise<Figures> {
   log(`${name}: ${connections} connections for ${duration} s…`);
+  const before = { service: cpuTicks(pid), database: databaseTicks() };
   const result = await autocannon({ connections, duration, ...options });
+  const requests = result.requests.total;
   return {
     name,
     rps: result.requests.average,
@@ -95,6 +135,8 @@ async function load(name: string, options: autocannon.Options): Promise<Figures>
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors,
+    serviceCpu: (cpuTicks(pid) - before.service) / TICKS_PER_MS / requests,
+    databaseCpu: databaseTicksSince(before.database) / TICKS_PER_MS / requests,
   };
 }
 
@@ -151,10 +193,20 @@ async function main() {
 
   let counter = 0;
   const wanted = (name: string) => !args.only || args.only === name;
-  const skipped: Figures = { name: "", rps: NaN, p50: NaN, p99: NaN, non2xx: 0, errors: 0 };
+  const skipped: Figures = {
+    name: "",
+    rps: NaN,
+    p50: NaN,
+    p99: NaN,
+    non2xx: 0,
+    errors: 0,
+    serviceCpu: NaN,
+    databaseCpu: NaN,
+  };
+  const serverPid = server.child.pid!;
   const activate = !wanted("activate")
     ? { ...skipped, name: "activate" }
-    : await load("activate (new fingerprint)", {
+    : await load("activate (new fingerprint)", serverPid, {
         url: `${base}/api/v1/client/activate`,
         requests: [
           {
@@ -197,18 +249,20 @@ async function main() {
   ];
   const heartbeat = !wanted("heartbeat")
     ? { ...skipped, name: "heartbeat" }
-    : await load("heartbeat (HMAC v1+v2)", { url: `${base}${path}`, requests: signedHeartbeats });
+    : await load("heartbeat (HMAC v1+v2)", serverPid, { url: `${base}${path}`, requests: signedHeartbeats });
   const floorFigures = !wanted("floor")
     ? { ...skipped, name: "floor" }
-    : await load("floor (Express 5 + sign marker)", {
+    : await load("floor (Express 5 + sign marker)", floor.child.pid!, {
         url: `http://127.0.0.1:${floor.port}/marker`,
         requests: signedHeartbeats,
       });
 
-  console.log("\nscenario                             req/s    p50 ms   p99 ms   non-2xx  errors   vs floor");
+  console.log(
+    "\nscenario                             req/s    p50 ms   p99 ms   non-2xx  errors   vs floor   cpu ms/req (node + pg)",
+  );
   for (const f of [activate, heartbeat, floorFigures]) {
     console.log(
-      `${f.name.padEnd(34)} ${f.rps.toFixed(0).padStart(7)} ${String(f.p50).padStart(9)} ${String(f.p99).padStart(8)} ${String(f.non2xx).padStart(9)} ${String(f.errors).padStart(7)} ${((f.rps / floorFigures.rps) * 100).toFixed(0).padStart(8)}%`,
+      `${f.name.padEnd(34)} ${f.rps.toFixed(0).padStart(7)} ${String(f.p50).padStart(9)} ${String(f.p99).padStart(8)} ${String(f.non2xx).padStart(9)} ${String(f.errors).padStart(7)} ${((f.rps / floorFigures.rps) * 100).toFixed(0).padStart(8)}%   ${f.serviceCpu.toFixed(2)} + ${f.databaseCpu.toFixed(2)}`,
     );
   }
   console.log(

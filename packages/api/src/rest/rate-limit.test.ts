@@ -2,6 +2,23 @@ import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
 import { startTestApp } from "../testing/index.ts";
+import { rateLimitKey } from "./rate-limit.ts";
+
+describe("rate-limit keys", () => {
+  it("counts an IPv4 client alike whether the listener reports it plainly or IPv4-mapped", () => {
+    expect(rateLimitKey("203.0.113.9")).toBe("203.0.113.9");
+    expect(rateLimitKey("::ffff:203.0.113.9")).toBe("203.0.113.9");
+  });
+
+  it("puts the IPv6 addresses of one /56 under one key", () => {
+    expect(rateLimitKey("2001:db8:0:1200::1")).toBe(rateLimitKey("2001:db8:0:12ff:ffff::2"));
+    expect(rateLimitKey("2001:db8:0:1200::1")).not.toBe(rateLimitKey("2001:db8:0:1300::1"));
+  });
+
+  it("has a key for a request without an address", () => {
+    expect(rateLimitKey(undefined)).toBe("unknown");
+  });
+});
 
 const redisUrl = process.env.TEST_REDIS_URL;
 

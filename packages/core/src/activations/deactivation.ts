@@ -1,4 +1,4 @@
-import { and, eq, type SQL } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import { tables, type Tx } from "@licensing/db";
 import { recordAudit } from "../audit/record.ts";
 import type { Deps, RequestInfo } from "../deps.ts";
@@ -16,6 +16,9 @@ export interface DeactivationCause {
  * Deactivates the license's active activations (all of them, or the one named), freeing their seats,
  * with a license.deactivated event and an audit row each, in the caller's transaction.
  * Returns the ids it deactivated; none when they were inactive already (deactivation is idempotent).
+ *
+ * It locks the license row first, as activation does (which takes the seat under that lock), so the
+ * seat counter moves in step with the activations and the two never wait on each other in a cycle.
  */
 export async function deactivateActivations(
   tx: Tx,
@@ -24,6 +27,8 @@ export async function deactivateActivations(
   cause: DeactivationCause,
   activationId?: string,
 ): Promise<string[]> {
+  const l = tables.licenses;
+  await tx.select({ id: l.id }).from(l).where(eq(l.id, license.id)).for("update");
   const a = tables.activations;
   const conditions: SQL[] = [eq(a.licenseId, license.id), eq(a.status, "active")];
   if (activationId) conditions.push(eq(a.id, activationId));
@@ -33,6 +38,10 @@ export async function deactivateActivations(
     .where(and(...conditions))
     .returning({ id: a.id });
   if (dropped.length === 0) return [];
+  await tx
+    .update(l)
+    .set({ liveSeats: sql`${l.liveSeats} - ${dropped.length}` })
+    .where(eq(l.id, license.id));
   await publishEvents(
     tx,
     deps.clock,

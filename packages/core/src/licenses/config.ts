@@ -35,15 +35,6 @@ export function buildLicenseConfig(
   return config as LicenseTokenConfig;
 }
 
-/**
- * Spec §2: a positive integer `limits.maxSeats` caps active activations; missing, zero, or anything
- * that is not a positive integer means no limit (null).
- */
-export function seatLimit(config: LicenseTokenConfig): number | null {
-  const value = config.limits.maxSeats;
-  return typeof value === "number" && Number.isInteger(value) && value > 0 ? value : null;
-}
-
 // Compiled validators per version (a version never changes), bounded so old versions fall out.
 const MAX_VALIDATORS = 500;
 const validators = new Map<string, ValidateFunction>();

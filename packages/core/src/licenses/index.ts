@@ -3,5 +3,4 @@ export { searchLicenses } from "./search.ts";
 export { getLicense, revokeLicense, setLicenseSuspended } from "./lifecycle.ts";
 export { transferLicense, rebindLicense } from "./resign.ts";
 export { licenseFile, licensePublicKey } from "./files.ts";
-export { seatLimit } from "./config.ts";
 export { effectiveStatus } from "./mappers.ts";

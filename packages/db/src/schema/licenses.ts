@@ -53,6 +53,20 @@ export const licenses = pgTable(
     hwBinding: text("hw_binding", { enum: hwBindings }).notNull(),
     hwFingerprint: text("hw_fingerprint"),
     updatedAt: timestamptz("updated_at").notNull(),
+    /**
+     * The seat limit (spec §2): a positive integer `limits.maxSeats` in the config, else null for no
+     * limit. Derived by the database, so no writer of `config` can leave it stale.
+     */
+    maxSeats: integer("max_seats")
+      .generatedAlwaysAs(sql`case when jsonb_typeof((config::jsonb) #> '{limits,maxSeats}') = 'number'
+        then case when ((config::jsonb) #>> '{limits,maxSeats}')::numeric > 0
+                   and ((config::jsonb) #>> '{limits,maxSeats}')::numeric % 1 = 0
+             then least(((config::jsonb) #>> '{limits,maxSeats}')::numeric, 2147483647)::integer end end`),
+    /**
+     * Active activations, kept by the writes that activate and deactivate (always under this row's lock),
+     * so activation checks the seats in the same statement that takes one (decision 0007).
+     */
+    liveSeats: integer("live_seats").notNull().default(0),
   },
   (t) => [
     uniqueIndex("licenses_license_key_key").on(t.licenseKey),
