@@ -169,6 +169,21 @@ describe("rate limits", () => {
       await limited.close();
     }
   });
+
+  it("limits the client API on its own count", async () => {
+    const limited = await startTestApp({ rateLimits: { client: 3, panel: 1000 } });
+    try {
+      const client = await limited.client();
+      const activate = () => client.post("/api/v1/client/activate", { licenseKey: "SVC-NONE-NONE-NONE" });
+      for (let i = 0; i < 3; i++) expect((await activate()).status).toBe(404);
+      const res = await activate();
+      expectErrorBody(res.body, "rate_limit.exceeded", 429);
+      expect(res.headers.get("ratelimit-limit")).toBe("3");
+      expect((await client.get("/api/v1/panel/operator/users")).status).toBe(401);
+    } finally {
+      await limited.close();
+    }
+  });
 });
 
 describe("request logs", () => {

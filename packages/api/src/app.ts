@@ -35,12 +35,7 @@ export interface AppOptions {
   validateResponses?: boolean;
 }
 
-/**
- * Every REST route, in one list: the Express routes and the OpenAPI document both come from it.
- * The client API comes first: Express tries routes in order, and it is the hot path.
- */
-export const restRoutes: Route[] = [
-  ...clientRoutes,
+const panelRoutes: Route[] = [
   ...authRoutes,
   ...operatorRoutes,
   ...templateRoutes,
@@ -51,6 +46,9 @@ export const restRoutes: Route[] = [
   ...auditRoutes,
   ...activationRoutes,
 ];
+
+/** Every REST route, in one list: the Express routes and the OpenAPI document both come from it. */
+export const restRoutes: Route[] = [...clientRoutes, ...panelRoutes];
 
 export function createApp(options: AppOptions): Express {
   const { deps } = options;
@@ -63,6 +61,18 @@ export function createApp(options: AppOptions): Express {
   app.set("trust proxy", options.trustProxy ?? false);
   app.set("query parser", "simple");
   app.use(requestLogging(deps.logger));
+
+  const limiter = (contour: Contour) =>
+    contourRateLimit(contour, options.rateLimits[contour], options.redis, options.rateLimitPrefix);
+  const jsonBody = express.json({ limit: "1mb", verify: keepRawBody });
+  const mountOptions = { deps, cookies, validateResponses: options.validateResponses ?? false };
+
+  // The client API first, on its own router: it is the hot path (every installed copy calls it), and
+  // its requests then pass through nothing that is not theirs.
+  const clientApi = express.Router();
+  clientApi.use("/client", limiter("client"), jsonBody);
+  mountRoutes(clientApi, clientRoutes, mountOptions);
+  app.use("/api/v1", clientApi);
 
   app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
   app.get("/readyz", async (_req, res) => {
@@ -78,21 +88,18 @@ export function createApp(options: AppOptions): Express {
     swaggerUi.setup(openApi, { customSiteTitle: "Licensing service API" }),
   );
 
-  const limiter = (contour: Contour) =>
-    contourRateLimit(contour, options.rateLimits[contour], options.redis, options.rateLimitPrefix);
   const panelLimiter = limiter("panel");
   const authLimiter = limiter("auth");
   app.use("/api/v1/panel", (req, res, next) =>
     (/^\/auth(\/|$)/.test(req.path) ? authLimiter : panelLimiter)(req, res, next),
   );
   app.use("/trpc", panelLimiter);
-  app.use("/api/v1/client", limiter("client"));
   app.use(["/api/v1/panel", "/trpc"], originGuard(publicBaseUrl));
 
-  const api = express.Router();
-  api.use(express.json({ limit: "1mb", verify: keepRawBody }));
-  mountRoutes(api, restRoutes, { deps, cookies, validateResponses: options.validateResponses ?? false });
-  app.use("/api/v1", api);
+  const panelApi = express.Router();
+  panelApi.use(jsonBody);
+  mountRoutes(panelApi, panelRoutes, mountOptions);
+  app.use("/api/v1", panelApi);
 
   app.use(
     "/trpc",
