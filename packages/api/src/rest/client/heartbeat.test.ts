@@ -90,6 +90,58 @@ describe("POST /client/heartbeat", () => {
     expect(gone.status).toBe(404);
     expect(gone.body.code).toBe("activation.not_found");
   });
+
+  it("gives each of many simultaneous heartbeats its own answer", async () => {
+    const live = await Promise.all(Array.from({ length: 12 }, () => activated()));
+    const deactivated = await activated();
+    await signedPost(deactivated.client, app.clock.now(), DEACTIVATE, {
+      licenseKey: deactivated.license.licenseKey,
+      activationId: deactivated.activationId,
+    });
+    const revoked = await activated();
+    await operator.post(`/api/v1/panel/licenses/${revoked.license.id}/revoke`, {});
+    app.clock.advance(MINUTE);
+
+    const bodyOf = (a: { license: { licenseKey: string }; activationId: string }) => ({
+      licenseKey: a.license.licenseKey,
+      activationId: a.activationId,
+    });
+    const client = await app.client();
+    const [valid, repeated, foreign, gone, notActive] = await Promise.all([
+      Promise.all(live.map((a) => beat(client, bodyOf(a)))),
+      beat(client, bodyOf(live[0]!)),
+      beat(client, { licenseKey: live[1]!.license.licenseKey, activationId: live[2]!.activationId }),
+      beat(client, bodyOf(deactivated)),
+      beat(client, bodyOf(revoked)),
+    ]);
+
+    valid.forEach((res, i) => {
+      expect(res.status, `activation ${i}`).toBe(200);
+      const marker = verifyMarker(res.body.heartbeatToken, live[i]!.license.publicKey, {
+        now: app.clock.now(),
+      });
+      expect(marker.valid && marker.payload.aid, `activation ${i}`).toBe(live[i]!.activationId);
+    });
+    expect(repeated.status).toBe(200);
+    expect(foreign.body.code).toBe("activation.not_found");
+    expect(gone.body.code).toBe("activation.not_found");
+    expect(notActive.body.code).toBe("license.not_active");
+
+    for (const a of live.slice(1)) {
+      const records = await app.deps.db
+        .select()
+        .from(tables.heartbeatRecords)
+        .where(eq(tables.heartbeatRecords.activationId, a.activationId));
+      expect(records.map((r) => r.occurredAt.toISOString())).toEqual([app.clock.now().toISOString()]);
+    }
+    for (const a of [deactivated, revoked]) {
+      const records = await app.deps.db
+        .select()
+        .from(tables.heartbeatRecords)
+        .where(eq(tables.heartbeatRecords.activationId, a.activationId));
+      expect(records).toEqual([]);
+    }
+  });
 });
 
 describe("HMAC on heartbeat and deactivate", () => {
