@@ -276,7 +276,7 @@ async function main() {
   if (runs > 1) rows.push({ label: "med", figures: medians(results) });
   for (const { label, figures } of rows) {
     const floorRps = figures[2]!.rps;
-    for (const f of figures) {
+    for (const f of figures.filter((f) => !Number.isNaN(f.rps))) {
       console.log(
         `${label.padEnd(4)} ${f.name.padEnd(34)} ${f.rps.toFixed(0).padStart(7)} ${String(f.p50).padStart(9)} ${String(f.p99).padStart(8)} ${String(f.non2xx).padStart(9)} ${String(f.errors).padStart(7)} ${((f.rps / floorRps) * 100).toFixed(0).padStart(8)}%   ${f.serviceCpu.toFixed(2)} + ${f.databaseCpu.toFixed(2)}`,
       );
