@@ -59,6 +59,11 @@ describe("seat limit (config.limits.maxSeats)", () => {
     for (let i = 0; i < 6; i++) expect((await activate(license.licenseKey, `m${i}`)).status).toBe(200);
   });
 
+  it("takes a maxSeats beyond PostgreSQL's integer range as a limit it never reaches", async () => {
+    const license = await withSeats(1e12);
+    for (let i = 0; i < 3; i++) expect((await activate(license.licenseKey, `big${i}`)).status).toBe(200);
+  });
+
   it("holds under 50 concurrent activations against 5 seats, 20 times over", async () => {
     for (let round = 0; round < 20; round++) {
       const license = await withSeats(5);
