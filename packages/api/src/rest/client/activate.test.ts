@@ -70,7 +70,33 @@ describe("POST /client/activate", () => {
       .select()
       .from(tables.auditLog)
       .where(eq(tables.auditLog.entityId, first.body.activationId));
-    expect(audit.map((a) => a.action)).toEqual(["license.activated"]);
+    expect(audit).toEqual([
+      expect.objectContaining({
+        action: "license.activated",
+        actorEmail: null,
+        entityType: "activation",
+        meta: { licenseId: license.id, hwFingerprint: "fp-a", machineName: "A", pinned: false },
+        ipAddress: expect.stringMatching(/127\.0\.0\.1/),
+        occurredAt: app.clock.now(),
+      }),
+    ]);
+  });
+
+  it("records in the audit row that a first activation pinned the license to its machine", async () => {
+    const license = await issueLicense(operator, target, { hwBinding: "firstActivation" });
+    const first = await activate({ licenseKey: license.licenseKey, hwFingerprint: "fp-pin" });
+    const view = await operator.get(`/api/v1/panel/licenses/${license.id}`);
+    expect(view.body).toMatchObject({ hwBinding: "firstActivation", hwFingerprint: "fp-pin" });
+    const [audit] = await app.deps.db
+      .select()
+      .from(tables.auditLog)
+      .where(eq(tables.auditLog.entityId, first.body.activationId));
+    expect(audit!.meta).toEqual({
+      licenseId: license.id,
+      hwFingerprint: "fp-pin",
+      machineName: null,
+      pinned: true,
+    });
   });
 
   it("accepts a license key typed in lower case or with look-alike letters", async () => {
