@@ -1,9 +1,10 @@
 /**
  * Client API benchmark (issue 5): the real server, in its own process on a scratch PostgreSQL database,
  * under autocannon (32 connections) for activate and heartbeat, next to the floor: a bare Express 5
- * route that only signs a marker. Prints requests/s, p50/p99 and the ratio to the floor.
+ * route that only signs a marker. Prints requests/s, p50/p99, the ratio to the floor, and the CPU each
+ * request cost the process under test and PostgreSQL.
  *
- *   npx tsx scripts/bench-client.ts [--duration 10] [--connections 32] [--licenses 200]
+ *   npx tsx scripts/bench-client.ts [--duration 10] [--connections 32] [--licenses 200] [--runs 1]
  *   DATABASE_URL=postgres://… selects the PostgreSQL server (default: the local one).
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -30,8 +31,9 @@ if (args.help) {
 
 Starts the server (apps/server/src/main.ts) on a fresh database of the PostgreSQL server named by
 DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres), seeds licenses over HTTP, then runs
-autocannon (--only activate|heartbeat|floor runs one scenario) against POST /client/activate (a new fingerprint each time, seat check included),
-POST /client/heartbeat (signed v1+v2) and the marker-signing floor. --runs repeats the three scenarios and
+autocannon against POST /client/activate (a new fingerprint each time, seat check included), POST
+/client/heartbeat (signed v1+v2) and the marker-signing floor; --only activate|heartbeat|floor runs one.
+Besides requests/s and latency it prints CPU ms per request of the server and of PostgreSQL (from /proc). --runs repeats the three scenarios and
 adds the median of each figure (the machine's own noise is often ±20 %). The database is dropped at the end.`);
   process.exit(0);
 }
