@@ -33,8 +33,9 @@ Starts the server (apps/server/src/main.ts) on a fresh database of the PostgreSQ
 DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres), seeds licenses over HTTP, then runs
 autocannon against POST /client/activate (a new fingerprint each time, seat check included), POST
 /client/heartbeat (signed v1+v2) and the marker-signing floor; --only activate|heartbeat|floor runs one.
-Besides requests/s and latency it prints CPU ms per request of the server and of PostgreSQL (from /proc). --runs repeats the three scenarios and
-adds the median of each figure (the machine's own noise is often ±20 %). The database is dropped at the end.`);
+Besides requests/s and latency it prints CPU ms per request of the server and of PostgreSQL (from /proc).
+--runs repeats the three scenarios and adds the median of each figure (the machine's own noise is often
+±20 %). The database is dropped at the end.`);
   process.exit(0);
 }
 const duration = Number(args.duration);
