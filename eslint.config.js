@@ -1,8 +1,16 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
-// Package boundaries (docs/decisions/0002): contracts <- db <- core <- api <- apps/server; client -> contracts.
+// Package boundaries (docs/decisions/0002): protocol <- contracts <- db <- core <- api <- apps/server;
+// client -> protocol, contracts.
 const boundaries = {
+  "packages/protocol": [
+    "@licensing/contracts",
+    "@licensing/db",
+    "@licensing/core",
+    "@licensing/api",
+    "@licensing/server",
+  ],
   "packages/contracts": ["@licensing/db", "@licensing/core", "@licensing/api", "@licensing/server"],
   "packages/db": ["@licensing/core", "@licensing/api", "@licensing/server"],
   "packages/core": ["@licensing/api", "@licensing/server"],
@@ -26,10 +34,15 @@ export default tseslint.config(
       "no-restricted-imports": [
         "error",
         {
-          patterns: forbidden.map((name) => ({
-            group: [name, `${name}/*`],
-            message: "Breaks the package boundary.",
-          })),
+          patterns: [
+            ...forbidden.map((name) => ({
+              group: [name, `${name}/*`],
+              message: "Breaks the package boundary.",
+            })),
+            ...(dir === "packages/protocol"
+              ? [{ group: ["node:*"], message: "The protocol runs in browsers too: no Node built-ins." }]
+              : []),
+          ],
         },
       ],
     },

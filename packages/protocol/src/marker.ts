@@ -1,0 +1,54 @@
+import * as z from "zod/mini";
+import { decodeBase64urlStrict, decodeJsonSegment, encodeBase64url } from "./base64url.ts";
+
+/**
+ * The offline marker (heartbeatToken, ARCHITECTURE.md §3): `base64url(JSON payload).base64url(signature)`,
+ * the signature Ed25519 over the ASCII of the first segment, by the key that signed the license token.
+ * A JWS signing input always holds a `.` and a marker's never does, so neither passes as the other.
+ */
+export const MarkerPayload = z.looseObject({
+  lid: z.uuid(),
+  /** Activation id. */
+  aid: z.uuid(),
+  fp: z.nullable(z.string()),
+  iat: z.int().check(z.minimum(0)),
+  /** Issue time plus the license's offline days. */
+  exp: z.int().check(z.minimum(0)),
+});
+export type MarkerPayload = z.infer<typeof MarkerPayload>;
+
+/** The marker's first segment, members in a fixed order: what is signed. */
+export const encodeMarkerBody = (payload: MarkerPayload): string =>
+  encodeBase64url(
+    JSON.stringify({
+      lid: payload.lid,
+      aid: payload.aid,
+      fp: payload.fp,
+      iat: payload.iat,
+      exp: payload.exp,
+    }),
+  );
+
+export type MarkerParseFailure = "malformed" | "invalid_payload";
+
+export interface ParsedMarker {
+  payload: MarkerPayload;
+  /** The first segment, whose ASCII the signature covers. */
+  signingInput: string;
+  signature: Uint8Array;
+}
+
+/** Splits and decodes a marker without verifying it. */
+export function parseMarker(
+  marker: string,
+): { ok: true; marker: ParsedMarker } | { ok: false; reason: MarkerParseFailure } {
+  const segments = marker.split(".");
+  if (segments.length !== 2) return { ok: false, reason: "malformed" };
+  const [body, encodedSignature] = segments as [string, string];
+  const raw = decodeJsonSegment(body);
+  const signature = decodeBase64urlStrict(encodedSignature);
+  if (!raw || !signature || signature.length !== 64) return { ok: false, reason: "malformed" };
+  const payload = MarkerPayload.safeParse(raw);
+  if (!payload.success) return { ok: false, reason: "invalid_payload" };
+  return { ok: true, marker: { payload: payload.data, signingInput: body, signature } };
+}
