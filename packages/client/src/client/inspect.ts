@@ -1,0 +1,32 @@
+import { toPublicKey, type PublicKeyInput } from "../crypto/verify.ts";
+import { deriveStatus, type StatusDetails } from "../status/derive-status.ts";
+import { loadLocalLicense, statusInputs, type LocalLicense } from "./local-license.ts";
+import type { LicenseStorage } from "./storage.ts";
+
+/** What a support tool shows: the files as checked, and the status they give. */
+export interface LicenseInspection extends LocalLicense {
+  details: StatusDetails;
+}
+
+/**
+ * Reads a machine's license, cached marker and state, and explains the status they give at `now`
+ * (default: the clock), without the network and without writing anything.
+ */
+export async function inspectLicense(options: {
+  storage: LicenseStorage;
+  publicKey: PublicKeyInput;
+  /** The fingerprint of the machine the files came from (markers are checked against it). */
+  hwFingerprint: string | (() => Promise<string>);
+  now?: number;
+}): Promise<LicenseInspection> {
+  const now = options.now ?? Date.now();
+  const { hwFingerprint } = options;
+  const local = await loadLocalLicense(
+    options.storage,
+    toPublicKey(options.publicKey),
+    async () => (typeof hwFingerprint === "string" ? hwFingerprint : hwFingerprint()),
+    now,
+  );
+  const details = deriveStatus(statusInputs(local.license, local.marker, local.observed.at), now);
+  return { ...local, details };
+}

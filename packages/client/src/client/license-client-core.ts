@@ -1,0 +1,362 @@
+import type { TokenConfig } from "@licensing/protocol";
+import { toPublicKey, type PublicKeyInput } from "../crypto/verify.ts";
+import type { ApiFailure } from "../http/server-api.ts";
+import type { LicenseCheck } from "../license/license-file.ts";
+import { checkMarker, type MarkerProblem } from "../license/marker-check.ts";
+import {
+  deriveStatus,
+  isUsable,
+  type LicenseStatus,
+  type StatusDetails,
+} from "../status/derive-status.ts";
+import { observe, type ObservedTime } from "../status/observed-time.ts";
+import { valueAtPath } from "./config-path.ts";
+import { Connection, type ClientLogger } from "./connection.ts";
+import { loadLocalLicense, statusInputs, type TrustedMarker } from "./local-license.ts";
+import { realScheduler, sleep, type Scheduler } from "./scheduler.ts";
+import { serializeState } from "./state.ts";
+import type { LicenseStorage } from "./storage.ts";
+
+export interface LicenseClientCoreOptions {
+  /** The service's base address, e.g. `https://licensing.example.com`. */
+  serverUrl: string;
+  /** The template's Ed25519 public key: 32 raw bytes or 64 hex characters. Never taken from the file. */
+  publicKey: PublicKeyInput;
+  /** Where the license file, the cached marker and the state live. */
+  storage: LicenseStorage;
+  /** This machine's fingerprint, or a function that computes it (called once). */
+  hwFingerprint: string | (() => Promise<string>);
+  /** Sent on activation, shown in the panel. */
+  machineName?: string | null;
+  /** The HTTP client; a caller's is never closed by the library. Default: `globalThis.fetch`. */
+  fetch?: typeof globalThis.fetch;
+  /** Epoch milliseconds; every time-dependent decision reads it. Default: `Date.now`. */
+  clock?: () => number;
+  /** How long `initialize` waits for the activation (real ms); it goes on in the background. Default 5000. */
+  activationTimeoutMs?: number;
+  /** How long one request may take (real ms). Default 30000. */
+  requestTimeoutMs?: number;
+  /** Timers for the heartbeat, retries and the status watch. Default: real timers, `unref`ed. */
+  scheduler?: Scheduler;
+  /** Deactivate this machine on `dispose` (spec §4). Default true. */
+  deactivateOnDispose?: boolean;
+  /** Where the library says what it does (`debug`) and what went wrong (`warn`). Default: silent. */
+  logger?: ClientLogger;
+}
+
+/** What `statusDetails` adds to the pure status: the connection to the server. */
+export interface ClientStatusDetails extends StatusDetails {
+  activationId: string | null;
+  /** Why the cached or the last received marker was not trusted; null when it was (or there was none). */
+  markerProblem: MarkerProblem | null;
+  /** When the server last answered a call successfully (clock time), in this process. */
+  lastContactAt: number | null;
+  /** The last failed call's error; cleared by a success. */
+  lastError: ApiFailure | null;
+  /** Whether heartbeats (or activation retries) are scheduled; false after `license.not_active`. */
+  heartbeating: boolean;
+  /** When the next heartbeat or retry is due (clock time), when one is scheduled. */
+  nextHeartbeatAt: number | null;
+}
+
+/** What the verified license says, for an about box. */
+export interface LicenseInfo {
+  licenseKey: string;
+  licenseId: string;
+  /** The licensee company (`sub`). */
+  companyId: string;
+  productCode: string;
+  /** currentVersion: grows on transfer and rebind. */
+  version: number;
+  issuedAt: number;
+  expiresAt: number;
+  trial: boolean;
+  hwBinding: { mode: "none" | "fixed" | "firstActivation"; fingerprint: string | null };
+  config: TokenConfig;
+}
+
+export type StatusListener = (status: LicenseStatus, previous: LicenseStatus) => void;
+
+const WATCH_INTERVAL_MS = 60_000;
+
+/**
+ * The client library without Node built-ins (spec §4 "Client library behaviour"): verification, the status,
+ * activation, heartbeats and the marker cache over a `LicenseStorage`. The Node entry's `LicenseClient`
+ * adds files, the default fingerprint and the machine name.
+ */
+export class LicenseClientCore {
+  protected readonly options: LicenseClientCoreOptions;
+  private readonly publicKey: Uint8Array;
+  private readonly clock: () => number;
+  private readonly scheduler: Scheduler;
+  private licenseCheck: LicenseCheck | null = null;
+  private marker: TrustedMarker | null = null;
+  private markerProblem: MarkerProblem | null = null;
+  private activationId: string | null = null;
+  private fingerprint: string | null = null;
+  private observed: ObservedTime | null = null;
+  private persistedAt = -Infinity;
+  private connection: Connection | null = null;
+  private readonly listeners = new Set<StatusListener>();
+  private lastStatus: LicenseStatus = "Invalid";
+  private watchTimer: unknown = null;
+  private writes = Promise.resolve();
+  private initializing: Promise<boolean> | null = null;
+  private disposing: Promise<void> | null = null;
+
+  constructor(options: LicenseClientCoreOptions) {
+    if (!options.serverUrl) throw new TypeError("serverUrl is required");
+    this.options = options;
+    this.publicKey = toPublicKey(options.publicKey);
+    this.clock = options.clock ?? Date.now;
+    this.scheduler = options.scheduler ?? realScheduler;
+  }
+
+  /**
+   * Reads and verifies the license file, loads the cached marker, then activates (waiting at most
+   * `activationTimeoutMs`) and starts the heartbeat. False for a missing file, a bad signature or an
+   * expired token; a failed activation does not fail it. Later calls return the first call's answer.
+   */
+  initialize(): Promise<boolean> {
+    return (this.initializing ??= this.load());
+  }
+
+  private async load(): Promise<boolean> {
+    const fingerprint = this.options.hwFingerprint;
+    let resolved: string | undefined;
+    const local = await loadLocalLicense(
+      this.options.storage,
+      this.publicKey,
+      async () => (resolved ??= typeof fingerprint === "string" ? fingerprint : await fingerprint()),
+      this.clock(),
+    );
+    this.licenseCheck = local.license;
+    this.marker = local.marker;
+    this.markerProblem = local.markerProblem;
+    this.activationId = local.activationId;
+    this.observed = local.observed;
+    this.fingerprint = local.fingerprint;
+    if (local.markerProblem) this.log("warn", `Ignored the cached marker: ${local.markerProblem}`);
+    // Reading the status observes the time and writes the state: "at initialize".
+    const { reason } = this.statusDetails;
+    if (!local.license.ok || reason === "token-expired" || this.disposing) return false;
+    this.connection = new Connection({
+      ...this.options,
+      license: local.license.license,
+      fingerprint: local.fingerprint!,
+      scheduler: this.scheduler,
+      clock: this.clock,
+      log: (level, message) => this.log(level, message),
+      onServerTime: (time) => (this.observed = observe(this.observed, this.clock(), time)),
+      onMarker: (marker, activationId) => this.acceptMarker(marker, activationId),
+      onActivationGone: () => this.emitIfChanged(),
+    });
+    this.watch();
+    const activation = this.connection.start();
+    await Promise.race([activation, sleep(this.options.activationTimeoutMs ?? 5000)]);
+    this.emitIfChanged();
+    return true;
+  }
+
+  /** The status now (computed on every read from `clock()`). */
+  get status(): LicenseStatus {
+    return this.statusDetails.status;
+  }
+
+  /** Active or GracePeriod: the product may be used. */
+  get isUsable(): boolean {
+    return isUsable(this.status);
+  }
+
+  /** Why the status is what it is, and when it changes next. */
+  get statusDetails(): ClientStatusDetails {
+    const clockNow = this.clock();
+    if (this.licenseCheck) {
+      this.observed = observe(this.observed, clockNow);
+      if (clockNow - this.persistedAt >= WATCH_INTERVAL_MS) this.persistState();
+    }
+    const details = deriveStatus(
+      statusInputs(this.licenseCheck, this.marker, this.observed?.at ?? null),
+      clockNow,
+    );
+    this.emitIfChanged(details.status);
+    const connection = this.connection;
+    return {
+      ...details,
+      activationId: this.activationId,
+      markerProblem: this.markerProblem,
+      lastContactAt: connection?.lastContactAt ?? null,
+      lastError: connection?.lastError ?? null,
+      heartbeating: connection?.scheduled ?? false,
+      nextHeartbeatAt: connection?.nextAttemptAt ?? null,
+    };
+  }
+
+  /** The verified license's terms; null before `initialize` or when the file did not verify. */
+  get license(): LicenseInfo | null {
+    if (!this.licenseCheck?.ok) return null;
+    const { licenseKey, claims } = this.licenseCheck.license;
+    return {
+      licenseKey,
+      licenseId: claims.lid,
+      companyId: claims.sub,
+      productCode: claims.tpl,
+      version: claims.ver,
+      issuedAt: claims.iat * 1000,
+      expiresAt: claims.exp * 1000,
+      trial: claims.trial,
+      hwBinding: { mode: claims.hw.mode, fingerprint: claims.hw.fp },
+      config: claims.cfg,
+    };
+  }
+
+  /** Whether `cfg.features` holds `name`. */
+  hasFeature(name: string): boolean {
+    return this.licenseCheck?.ok === true && this.licenseCheck.license.claims.cfg.features.includes(name);
+  }
+
+  /** The value at a dotted path of the license's config (`limits.maxSeats`), or null when absent. */
+  getConfig<T = unknown>(path: string): T | null {
+    if (!this.licenseCheck?.ok) return null;
+    return valueAtPath(this.licenseCheck.license.claims.cfg, path) as T | null;
+  }
+
+  /** Calls `listener(status, previous)` whenever the status changes; returns the unsubscribe function. */
+  onStatusChange(listener: StatusListener): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  /** Sends one heartbeat now (activating first if this process holds no activation); the timer keeps running. */
+  async heartbeat(): Promise<boolean> {
+    if (!this.connection || this.disposing) return false;
+    const ok = await this.connection.beat(true);
+    this.emitIfChanged();
+    return ok;
+  }
+
+  /**
+   * Releases this machine's seat now and forgets its marker, so the status becomes Expired until the next
+   * activation (a "deactivate this computer" command). False when the server could not be reached.
+   */
+  async deactivate(): Promise<boolean> {
+    const activationId = this.activationId;
+    if (!this.connection || activationId === null) return false;
+    if (!(await this.connection.deactivate(activationId))) return false;
+    this.activationId = null;
+    this.marker = null;
+    this.write(() => this.options.storage.writeMarker(null));
+    this.persistState();
+    await this.writes;
+    this.emitIfChanged();
+    return true;
+  }
+
+  /**
+   * Stops the heartbeat and the status watch, deactivates this machine best-effort (unless
+   * `deactivateOnDispose` is false), and waits for the files to be written. Later calls return the same promise.
+   */
+  dispose(): Promise<void> {
+    return (this.disposing ??= this.close());
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.dispose();
+  }
+
+  private async close() {
+    if (this.watchTimer !== null) this.scheduler.clearTimeout(this.watchTimer);
+    this.watchTimer = null;
+    await this.initializing?.catch(() => false);
+    const connection = this.connection;
+    if (connection) {
+      const budget = this.options.activationTimeoutMs ?? 5000;
+      await connection.close(budget, sleep);
+      const activationId = this.activationId;
+      if (activationId !== null && this.options.deactivateOnDispose !== false) {
+        await Promise.race([connection.deactivate(activationId), sleep(budget)]);
+      }
+      this.persistState();
+    }
+    await this.writes;
+    this.listeners.clear();
+  }
+
+  /** Checks a marker from the server and, when it passes, caches it (spec §4 step 1: apply the fresh marker). */
+  private async acceptMarker(text: string, activationId: string): Promise<boolean> {
+    if (!this.licenseCheck?.ok) return false;
+    const checked = await checkMarker(text, this.publicKey, {
+      licenseId: this.licenseCheck.license.claims.lid,
+      activationId,
+      fingerprint: this.fingerprint!,
+    });
+    if (!checked.ok) {
+      this.markerProblem = checked.problem;
+      this.log("warn", `The server's marker was refused: ${checked.problem}`);
+      return false;
+    }
+    const previous = this.marker;
+    // Markers only move forward: an older one (a replayed answer) never replaces a newer.
+    if (previous && checked.payload.iat < previous.payload.iat) return true;
+    this.marker = { text: text.trim(), payload: checked.payload };
+    this.markerProblem = null;
+    this.activationId = activationId;
+    const clockNow = this.clock();
+    // A newer marker is the server's signed word on the time. It also takes back an observed time that a
+    // clock running fast pushed ahead (decision 0019).
+    if (!previous || checked.payload.iat > previous.payload.iat) {
+      this.observed = observe({ at: checked.payload.iat * 1000, clockAt: clockNow }, clockNow);
+    }
+    this.write(() => this.options.storage.writeMarker(this.marker!.text));
+    this.persistState();
+    this.emitIfChanged();
+    return true;
+  }
+
+  /** The status watch: re-reads the status at its next transition, and at least once a minute. */
+  private watch() {
+    if (this.disposing) return;
+    const details = this.statusDetails;
+    const untilNext = details.nextTransitionAt === null ? Infinity : details.nextTransitionAt - details.at;
+    this.watchTimer = this.scheduler.setTimeout(
+      () => this.watch(),
+      Math.max(0, Math.min(WATCH_INTERVAL_MS, untilNext)),
+    );
+  }
+
+  private persistState() {
+    if (!this.licenseCheck?.ok) return;
+    this.persistedAt = this.clock();
+    const text = serializeState({
+      licenseId: this.licenseCheck.license.claims.lid,
+      activationId: this.activationId,
+      observed: this.observed,
+    });
+    this.write(() => this.options.storage.writeState(text));
+  }
+
+  /** Storage writes run one after another, in order; a failure is logged, never thrown at the caller. */
+  private write(operation: () => Promise<void>) {
+    this.writes = this.writes.then(operation).catch((error: unknown) => {
+      this.log("warn", `Could not write the license cache: ${(error as Error)?.message ?? String(error)}`);
+    });
+  }
+
+  private emitIfChanged(status: LicenseStatus = this.statusDetails.status) {
+    const previous = this.lastStatus;
+    if (status === previous) return;
+    this.lastStatus = status;
+    this.log("debug", `Status ${previous} -> ${status}`);
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(status, previous);
+      } catch (error) {
+        this.log("warn", `A status listener threw: ${(error as Error)?.message ?? String(error)}`);
+      }
+    }
+  }
+
+  private log(level: "debug" | "warn", message: string) {
+    this.options.logger?.[level]?.(`[licensing] ${message}`);
+  }
+}

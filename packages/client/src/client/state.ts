@@ -1,0 +1,44 @@
+import type { ObservedTime } from "../status/observed-time.ts";
+
+/**
+ * The library's state beside the cached marker (`<license file>.state.json`): which activation this
+ * machine holds, and the latest time observed (the rollback defence). Unreadable state counts as none.
+ */
+export interface ClientState {
+  licenseId: string | null;
+  activationId: string | null;
+  observed: ObservedTime | null;
+}
+
+const STATE_VERSION = 1;
+
+export const serializeState = (state: ClientState) =>
+  `${JSON.stringify({
+    version: STATE_VERSION,
+    licenseId: state.licenseId,
+    activationId: state.activationId,
+    observedAt: state.observed?.at ?? null,
+    observedClockAt: state.observed?.clockAt ?? null,
+  })}\n`;
+
+const stringOrNull = (v: unknown) => (typeof v === "string" && v.length <= 200 ? v : null);
+const finite = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
+
+export function parseState(text: string | null): ClientState | null {
+  if (!text) return null;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof raw !== "object" || raw === null) return null;
+  const r = raw as Record<string, unknown>;
+  if (r.version !== STATE_VERSION) return null;
+  return {
+    licenseId: stringOrNull(r.licenseId),
+    activationId: stringOrNull(r.activationId),
+    observed:
+      finite(r.observedAt) && finite(r.observedClockAt) ? { at: r.observedAt, clockAt: r.observedClockAt } : null,
+  };
+}

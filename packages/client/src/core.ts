@@ -1,0 +1,53 @@
+/**
+ * `@licensing/client/core`: the client library without Node built-ins, for browsers, Electron renderers and
+ * other runtimes with WebCrypto and fetch. Bring a `LicenseStorage` and a fingerprint.
+ */
+export {
+  LicenseClientCore,
+  type ClientStatusDetails,
+  type LicenseClientCoreOptions,
+  type LicenseInfo,
+  type StatusListener,
+} from "./client/license-client-core.ts";
+export type { ClientLogger } from "./client/connection.ts";
+export { memoryStorage, type LicenseStorage, type MemoryStorage } from "./client/storage.ts";
+export { realScheduler, MAX_TIMER_DELAY_MS, type Scheduler } from "./client/scheduler.ts";
+export {
+  loadLocalLicense,
+  statusInputs,
+  type LocalLicense,
+  type TrustedMarker,
+} from "./client/local-license.ts";
+export { inspectLicense, type LicenseInspection } from "./client/inspect.ts";
+export { parseState, serializeState, type ClientState } from "./client/state.ts";
+export { valueAtPath } from "./client/config-path.ts";
+export {
+  deriveStatus,
+  isUsable,
+  GRACE_PERIOD_MS,
+  LICENSE_STATUSES,
+  type LicenseProblem,
+  type LicenseStatus,
+  type StatusDetails,
+  type StatusInputs,
+  type StatusReason,
+} from "./status/derive-status.ts";
+export { observe, observedFloor, type ObservedTime } from "./status/observed-time.ts";
+export {
+  toPublicKey,
+  verifyLicenseToken,
+  verifyMarker,
+  type PublicKeyInput,
+  type TokenVerification,
+} from "./crypto/verify.ts";
+export {
+  checkLicenseFile,
+  parseLicenseFile,
+  type LicenseCheck,
+  type LicenseFileContents,
+  type VerifiedLicense,
+} from "./license/license-file.ts";
+export { checkMarker, type MarkerOwner, type MarkerProblem } from "./license/marker-check.ts";
+export { ServerApi, type ApiFailure, type ApiResult, type ServerApiOptions } from "./http/server-api.ts";
+export { requestSigner } from "./http/signing.ts";
+export type { MarkerPayload, TokenClaims, TokenConfig, TokenHeader } from "@licensing/protocol";

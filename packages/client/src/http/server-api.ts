@@ -1,0 +1,160 @@
+import type { ActivateResponse, ErrorCode, HeartbeatResponse } from "@licensing/contracts";
+import { parseRetryAfter } from "./retry.ts";
+import { requestSigner } from "./signing.ts";
+
+/** Why a call to the client API did not succeed. */
+export interface ApiFailure {
+  /**
+   * The server's error code (`license.not_active`, `activation.not_found`, `hmac.stale`, …), or one of the
+   * library's: `network.error` (no answer), `network.timeout`, `response.invalid` (an answer that is not
+   * the API's).
+   */
+  code: string;
+  message: string;
+  /** The HTTP status; null when no answer came. */
+  status: number | null;
+  /** Network errors, timeouts, 5xx and 429 are worth retrying; any other 4xx is not. */
+  retryable: boolean;
+  /** The server's Retry-After (ms), when it sent one. */
+  retryAfterMs: number | null;
+}
+
+export type ApiResult<T> =
+  | { ok: true; value: T; serverTime: number | null }
+  | { ok: false; error: ApiFailure; serverTime: number | null };
+
+export interface ServerApiOptions {
+  serverUrl: string;
+  licenseKey: string;
+  fetch: typeof globalThis.fetch;
+  clock: () => number;
+  /** Real milliseconds before a request is abandoned. */
+  requestTimeoutMs: number;
+}
+
+const STALE: ErrorCode = "hmac.stale";
+const CLIENT_API = "/api/v1/client";
+
+/**
+ * The client API as the SDK calls it. Heartbeat and deactivate are signed; a clock outside the server's
+ * ±5 minute window is corrected from the response's `Date` on the first `hmac.stale`, and the learned offset
+ * signs every later request.
+ */
+export class ServerApi {
+  /** Server time minus the clock (ms), learned from a stale-timestamp answer. */
+  clockOffsetMs = 0;
+  private readonly sign;
+  private readonly base: string;
+
+  constructor(private readonly options: ServerApiOptions) {
+    this.sign = requestSigner(options.licenseKey);
+    this.base = options.serverUrl.replace(/\/+$/, "");
+  }
+
+  activate(body: { hwFingerprint: string; machineName: string | null }) {
+    return this.call("activate", false, { licenseKey: this.options.licenseKey, ...body }, (value) => {
+      const v = value as Partial<ActivateResponse> | null;
+      return typeof v?.activationId === "string" &&
+        typeof v.heartbeatToken === "string" &&
+        Number.isFinite(v.heartbeatIntervalSeconds)
+        ? (v as ActivateResponse)
+        : null;
+    });
+  }
+
+  heartbeat(activationId: string) {
+    return this.call("heartbeat", true, { licenseKey: this.options.licenseKey, activationId }, (value) => {
+      const v = value as Partial<HeartbeatResponse> | null;
+      return typeof v?.heartbeatToken === "string" ? (v as HeartbeatResponse) : null;
+    });
+  }
+
+  deactivate(activationId: string) {
+    return this.call("deactivate", true, { licenseKey: this.options.licenseKey, activationId }, () => true);
+  }
+
+  private async call<T>(
+    name: string,
+    signed: boolean,
+    body: Record<string, unknown>,
+    read: (value: unknown) => T | null,
+  ): Promise<ApiResult<T>> {
+    const url = `${this.base}${CLIENT_API}/${name}`;
+    const text = JSON.stringify(body);
+    let result = await this.send(url, text, signed, read);
+    if (!result.ok && result.error.code === STALE && result.serverTime !== null) {
+      this.clockOffsetMs = result.serverTime - this.options.clock();
+      result = await this.send(url, text, signed, read);
+    }
+    return result;
+  }
+
+  private async send<T>(
+    url: string,
+    body: string,
+    signed: boolean,
+    read: (value: unknown) => T | null,
+  ): Promise<ApiResult<T>> {
+    const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
+    if (signed) {
+      const timestampSeconds = Math.floor((this.options.clock() + this.clockOffsetMs) / 1000);
+      Object.assign(headers, await this.sign({ timestampSeconds, method: "POST", path: new URL(url).pathname, body }));
+    }
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), this.options.requestTimeoutMs);
+    (timer as { unref?: () => void }).unref?.();
+    let response: Response;
+    let raw: string;
+    try {
+      response = await this.options.fetch(url, { method: "POST", headers, body, signal: abort.signal });
+      raw = await response.text();
+    } catch (error) {
+      const timedOut = abort.signal.aborted;
+      const failure = timedOut
+        ? `No answer within ${this.options.requestTimeoutMs} ms`
+        : `The server could not be reached: ${(error as Error)?.message ?? String(error)}`;
+      return {
+        ok: false,
+        serverTime: null,
+        error: {
+          code: timedOut ? "network.timeout" : "network.error",
+          message: failure,
+          status: null,
+          retryable: true,
+          retryAfterMs: null,
+        },
+      };
+    } finally {
+      clearTimeout(timer);
+    }
+    const payload = parseJson(raw);
+    const date = Date.parse(response.headers.get("date") ?? "");
+    const serverTime = Number.isNaN(date) ? null : date;
+    if (response.ok) {
+      const value = read(payload);
+      if (value !== null) return { ok: true, value, serverTime };
+    }
+    const status = response.status;
+    const error = payload as Partial<{ code: string; message: string }> | null;
+    const known = response.ok ? null : typeof error?.code === "string" ? error : null;
+    return {
+      ok: false,
+      serverTime,
+      error: {
+        code: known?.code ?? (response.ok ? "response.invalid" : `http.${status}`),
+        message: known?.message ?? `Unexpected answer: HTTP ${status}`,
+        status,
+        retryable: response.ok || status >= 500 || status === 429 || status === 408,
+        retryAfterMs: parseRetryAfter(response.headers.get("retry-after"), serverTime ?? this.options.clock()),
+      },
+    };
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,34 @@
+import { dirname, join } from "node:path";
+import { LicenseClientCore, type LicenseClientCoreOptions } from "../client/license-client-core.ts";
+import { defaultFingerprint } from "./fingerprint.ts";
+import { fileStorage } from "./file-storage.ts";
+import { machineName } from "./machine-name.ts";
+
+export interface LicenseClientOptions extends Omit<LicenseClientCoreOptions, "storage" | "hwFingerprint"> {
+  /** The `.lic` file: the panel's envelope `{licenseKey, token, publicKey}` or a bare token. */
+  licenseFilePath: string;
+  /** Default: `defaultFingerprint()`, the spec's SHA-256 over this machine's stable properties. */
+  hwFingerprint?: string;
+  /** Default: the host name. */
+  machineName?: string | null;
+}
+
+/** The file that keeps the install id when no fingerprint source can be read: one per folder of licenses. */
+export const installIdFile = (licenseFilePath: string) => join(dirname(licenseFilePath), ".licensing-install-id");
+
+/**
+ * The client library for Node and Electron's main process (spec §4): the license file and its cache
+ * (`<license file>.hb`, `<license file>.state.json`) on disk, the default fingerprint and machine name.
+ */
+export class LicenseClient extends LicenseClientCore {
+  constructor(options: LicenseClientOptions) {
+    if (!options.licenseFilePath) throw new TypeError("licenseFilePath is required");
+    super({
+      ...options,
+      storage: fileStorage(options.licenseFilePath),
+      hwFingerprint:
+        options.hwFingerprint ?? (() => defaultFingerprint({ installIdFile: installIdFile(options.licenseFilePath) })),
+      machineName: options.machineName === undefined ? machineName() : options.machineName,
+    });
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * The client library's status (spec §3 "Client library status"): the six rules, nothing else, as one pure
+ * function of what was verified and of the time. The client, the QA simulator and support tools share it.
+ */
+
+export const LICENSE_STATUSES = ["Invalid", "Active", "GracePeriod", "Expired", "Revoked"] as const;
+/**
+ * `Revoked` is part of the type for the spec's sake, but never derived: a revocation is learned only
+ * indirectly (rule 5), as markers stop and the offline window runs out.
+ */
+export type LicenseStatus = (typeof LICENSE_STATUSES)[number];
+
+/** How long a license stays usable after its offline marker expired (spec §8). */
+export const GRACE_PERIOD_MS = 24 * 60 * 60 * 1000;
+
+/** Why there is no verified license token (rule 6, and before `initialize`). */
+export type LicenseProblem =
+  | "not-initialized"
+  | "license-file-missing"
+  | "license-file-unreadable"
+  | "signature-invalid";
+
+export type StatusReason =
+  | LicenseProblem
+  /** Rule 1: past the token's hard expiry, online or not. */
+  | "token-expired"
+  /** Rules 2 and 4: a verified marker of this machine has not expired yet. */
+  | "marker-valid"
+  /** Rule 3: the marker expired less than 24 hours ago. */
+  | "marker-expired"
+  /** Rules 3 and 5: the marker expired and so did its grace period. */
+  | "grace-ended"
+  /** No valid marker and none received: the offline window is empty. */
+  | "no-marker";
+
+export interface StatusInputs {
+  /** The verified token's hard expiry (epoch ms), or why there is no verified token. */
+  license: { expiresAt: number } | { problem: LicenseProblem };
+  /** A verified marker of this license, activation and machine (epoch ms), or null. */
+  marker: { issuedAt: number; expiresAt: number } | null;
+  /**
+   * The earliest time it can be (epoch ms): the latest time observed, carried forward as the clock moves.
+   * A clock behind it (set back, or slow) is read as this time, so turning the clock back gains nothing.
+   */
+  observedAt?: number | null;
+}
+
+export interface StatusDetails {
+  status: LicenseStatus;
+  reason: StatusReason;
+  /** One sentence for logs and support. */
+  message: string;
+  /** The time the status holds for (epoch ms): the clock's reading, raised to `observedAt`. */
+  at: number;
+  /** What the clock said. */
+  clockAt: number;
+  /** How far the clock is behind the observed time (ms); 0 unless it was set back or runs slow. */
+  clockBehindBy: number;
+  /** When the status changes next if nothing else happens (epoch ms); null when it will not by itself. */
+  nextTransitionAt: number | null;
+  /** The status it changes to at `nextTransitionAt`. */
+  nextStatus: LicenseStatus | null;
+  tokenExpiresAt: number | null;
+  markerIssuedAt: number | null;
+  markerExpiresAt: number | null;
+  /** The marker's expiry plus 24 hours. */
+  graceEndsAt: number | null;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+const PROBLEM_MESSAGES: Record<LicenseProblem, string> = {
+  "not-initialized": "initialize() has not completed yet",
+  "license-file-missing": "The license file does not exist",
+  "license-file-unreadable": "The license file cannot be read as a license (an envelope or a token)",
+  "signature-invalid": "The license token's signature does not verify with the configured public key",
+};
+
+/**
+ * The status at `now` (epoch ms of the client's clock). Boundaries: a marker is valid while
+ * `at < expiresAt`, the grace period runs while `at < expiresAt + 24 h`, and the token expires at its `exp`.
+ */
+export function deriveStatus(inputs: StatusInputs, now: number): StatusDetails {
+  const at = Math.max(now, inputs.observedAt ?? now);
+  const { marker } = inputs;
+  const base = {
+    at,
+    clockAt: now,
+    clockBehindBy: at - now,
+    tokenExpiresAt: "expiresAt" in inputs.license ? inputs.license.expiresAt : null,
+    markerIssuedAt: marker?.issuedAt ?? null,
+    markerExpiresAt: marker?.expiresAt ?? null,
+    graceEndsAt: marker ? marker.expiresAt + GRACE_PERIOD_MS : null,
+  };
+  const settled = (status: LicenseStatus, reason: StatusReason, message: string): StatusDetails => ({
+    status,
+    reason,
+    message,
+    nextTransitionAt: null,
+    nextStatus: null,
+    ...base,
+  });
+
+  if ("problem" in inputs.license) {
+    const { problem } = inputs.license;
+    return settled("Invalid", problem, PROBLEM_MESSAGES[problem]);
+  }
+  const tokenExpiresAt = inputs.license.expiresAt;
+  // Rule 1.
+  if (at >= tokenExpiresAt) {
+    return settled("Expired", "token-expired", `The license expired at ${iso(tokenExpiresAt)}`);
+  }
+  if (!marker) {
+    return settled(
+      "Expired",
+      "no-marker",
+      "No valid offline marker and no answer from the server yet: the offline window is empty",
+    );
+  }
+  const graceEndsAt = marker.expiresAt + GRACE_PERIOD_MS;
+  // Whatever comes first: the marker's own end, or the token's hard expiry.
+  const until = (end: number, next: LicenseStatus) =>
+    tokenExpiresAt <= end
+      ? { nextTransitionAt: tokenExpiresAt, nextStatus: "Expired" as const }
+      : { nextTransitionAt: end, nextStatus: next };
+  // Rules 2 and 4.
+  if (at < marker.expiresAt) {
+    return {
+      status: "Active",
+      reason: "marker-valid",
+      message: `Valid offline until ${iso(marker.expiresAt)}`,
+      ...until(marker.expiresAt, "GracePeriod"),
+      ...base,
+    };
+  }
+  // Rule 3.
+  if (at < graceEndsAt) {
+    return {
+      status: "GracePeriod",
+      reason: "marker-expired",
+      message: `The offline marker expired at ${iso(marker.expiresAt)}; the grace period ends at ${iso(graceEndsAt)}`,
+      ...until(graceEndsAt, "Expired"),
+      ...base,
+    };
+  }
+  return settled(
+    "Expired",
+    "grace-ended",
+    `The offline marker expired at ${iso(marker.expiresAt)} and its grace period ended at ${iso(graceEndsAt)}`,
+  );
+}
+
+/** Active or GracePeriod: the states in which a product keeps working. */
+export const isUsable = (status: LicenseStatus) => status === "Active" || status === "GracePeriod";
