@@ -70,6 +70,12 @@ export function createApp(options: AppOptions): Express {
   // The client API first, on its own router: it is the hot path (every installed copy calls it), and
   // its requests then pass through nothing that is not theirs.
   const clientApi = express.Router();
+  // The Date header comes from the service's clock, not the host's: the SDK corrects a skewed clock from
+  // it (hmac.stale), and tests and the QA simulator move that clock.
+  clientApi.use("/client", (_req, res, next) => {
+    res.setHeader("Date", deps.clock.now().toUTCString());
+    next();
+  });
   clientApi.use("/client", limiter("client"), jsonBody);
   mountRoutes(clientApi, clientRoutes, mountOptions);
   app.use("/api/v1", clientApi);

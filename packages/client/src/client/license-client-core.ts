@@ -99,6 +99,8 @@ export class LicenseClientCore {
   private connection: Connection | null = null;
   private readonly listeners = new Set<StatusListener>();
   private lastStatus: LicenseStatus = "Invalid";
+  /** Listeners hear of changes once `initialize` has settled, not of the steps on its way. */
+  private settled = false;
   private watchTimer: unknown = null;
   private writes = Promise.resolve();
   private initializing: Promise<boolean> | null = null;
@@ -139,7 +141,7 @@ export class LicenseClientCore {
     if (local.markerProblem) this.log("warn", `Ignored the cached marker: ${local.markerProblem}`);
     // Reading the status observes the time and writes the state: "at initialize".
     const { reason } = this.statusDetails;
-    if (!local.license.ok || reason === "token-expired" || this.disposing) return false;
+    if (!local.license.ok || reason === "token-expired" || this.disposing) return this.settle(false);
     this.connection = new Connection({
       ...this.options,
       license: local.license.license,
@@ -154,8 +156,15 @@ export class LicenseClientCore {
     this.watch();
     const activation = this.connection.start();
     await Promise.race([activation, sleep(this.options.activationTimeoutMs ?? 5000)]);
+    return this.settle(true);
+  }
+
+  /** Initialization ends with the files it queued written, then listeners hear the status. */
+  private async settle(result: boolean) {
+    await this.writes;
+    this.settled = true;
     this.emitIfChanged();
-    return true;
+    return result;
   }
 
   /** The status now (computed on every read from `clock()`). */
@@ -231,6 +240,7 @@ export class LicenseClientCore {
   async heartbeat(): Promise<boolean> {
     if (!this.connection || this.disposing) return false;
     const ok = await this.connection.beat(true);
+    await this.writes;
     this.emitIfChanged();
     return ok;
   }
@@ -344,7 +354,7 @@ export class LicenseClientCore {
 
   private emitIfChanged(status: LicenseStatus = this.statusDetails.status) {
     const previous = this.lastStatus;
-    if (status === previous) return;
+    if (!this.settled || status === previous) return;
     this.lastStatus = status;
     this.log("debug", `Status ${previous} -> ${status}`);
     for (const listener of [...this.listeners]) {

@@ -163,6 +163,10 @@ describe("HMAC on heartbeat and deactivate", () => {
         expect(stale.status).toBe(401);
         expect(stale.body.code).toBe("hmac.stale");
       }
+      // The service's time, from its clock, so a client can correct its own.
+      app.clock.advance(3 * DAY);
+      const stale = await signedPost(client, new Date(0), path, body);
+      expect(stale.headers.get("date")).toBe(app.clock.now().toUTCString());
       const wrongKey = await signedPost(client, app.clock.now(), path, body, { key: "SVC-NOT-THE-KEY" });
       expect(wrongKey.body.code).toBe("hmac.mismatch");
     },

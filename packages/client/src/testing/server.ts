@@ -1,0 +1,119 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  createLicensedCompany,
+  issueLicense,
+  startTestApp,
+  type IssuedLicense,
+  type TestApp,
+  type TestClient,
+} from "@licensing/api/testing";
+import type { Scheduler } from "../client/scheduler.ts";
+import { LicenseClient, type LicenseClientOptions } from "../node/license-client.ts";
+
+/**
+ * The real server for the SDK's end-to-end suites: the app on an ephemeral port over its own database,
+ * with a manual clock the SDK shares (`clock`), an operator and a licensed company.
+ */
+export interface SdkTestServer {
+  app: TestApp;
+  /** The licensed company's Admin, through a personal access token (moving the clock ends no session). */
+  admin: TestClient;
+  /** The app's manual clock as the SDK reads it. */
+  clock: () => number;
+  /** Issues a license and writes its downloaded `.lic` into a fresh folder. */
+  licenseOnDisk(terms?: Record<string, unknown>): Promise<LicenseOnDisk>;
+  /** Downloads the license's current file again into `path` (after a rebind or transfer). */
+  download(licenseId: string, path: string): Promise<void>;
+  /** A client of `license` at `path`; the fingerprint is `machine-a` unless the options say otherwise. */
+  client(onDisk: LicenseOnDisk, options?: Partial<LicenseClientOptions>): LicenseClient;
+  close(): Promise<void>;
+}
+
+export interface LicenseOnDisk {
+  license: IssuedLicense;
+  path: string;
+  dir: string;
+}
+
+export async function startSdkTestServer(): Promise<SdkTestServer> {
+  const app = await startTestApp();
+  const operator = await app.client({ signIn: true });
+  const target = await createLicensedCompany(operator);
+  const token = await operator.post("/api/v1/panel/api-tokens", { name: "sdk tests", companyId: target.companyId });
+  if (token.status !== 201) throw new Error(`token creation failed: ${token.status} ${token.text}`);
+  const admin = await app.client();
+  admin.headers.authorization = `Bearer ${token.body.secret}`;
+  const dirs: string[] = [];
+  const clock = () => app.clock.now().getTime();
+
+  const download = async (licenseId: string, path: string) => {
+    const res = await admin.get(`/api/v1/panel/licenses/${licenseId}/download`);
+    if (res.status !== 200) throw new Error(`download failed: ${res.status} ${res.text}`);
+    await writeFile(path, res.text);
+  };
+  return {
+    app,
+    admin,
+    clock,
+    download,
+    async licenseOnDisk(terms = {}) {
+      const license = await issueLicense(admin, target, { offlineDays: 7, ...terms });
+      const dir = await mkdtemp(join(tmpdir(), "licensing-sdk-"));
+      dirs.push(dir);
+      const path = join(dir, `${license.licenseKey}.lic`);
+      await download(license.id, path);
+      return { license, path, dir };
+    },
+    client: (onDisk, options = {}) =>
+      new LicenseClient({
+        serverUrl: app.url,
+        licenseFilePath: onDisk.path,
+        publicKey: onDisk.license.publicKey,
+        hwFingerprint: "machine-a",
+        machineName: "Test machine",
+        clock,
+        ...options,
+      }),
+    async close() {
+      await app.close();
+      await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+    },
+  };
+}
+
+/** A fetch for a machine without network: every request fails as `fetch` does when nothing answers. */
+export const offlineFetch: typeof fetch = async () => {
+  throw new TypeError("fetch failed", { cause: new Error("connect ENETUNREACH") });
+};
+
+/** A scheduler whose timers fire only when the test says so. */
+export function manualScheduler() {
+  const timers = new Map<number, { callback: () => void; delayMs: number }>();
+  let next = 0;
+  const scheduler: Scheduler & {
+    /** The delays of the timers waiting, shortest first. */
+    pending(): number[];
+    /** Fires the waiting timer with the shortest delay that `which` accepts; returns that delay. */
+    fire(which?: (delayMs: number) => boolean): number;
+  } = {
+    setTimeout(callback, delayMs) {
+      timers.set(++next, { callback, delayMs });
+      return next;
+    },
+    clearTimeout: (handle) => void timers.delete(handle as number),
+    pending: () => [...timers.values()].map((t) => t.delayMs).sort((a, b) => a - b),
+    fire(which = () => true) {
+      const found = [...timers.entries()]
+        .filter(([, t]) => which(t.delayMs))
+        .sort((a, b) => a[1].delayMs - b[1].delayMs)[0];
+      if (!found) throw new Error("No such timer is waiting");
+      const [id, timer] = found;
+      timers.delete(id);
+      timer.callback();
+      return timer.delayMs;
+    },
+  };
+  return scheduler;
+}
