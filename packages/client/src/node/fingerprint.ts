@@ -183,13 +183,18 @@ function installId(file: string | undefined): Promise<string> {
   return id;
 }
 
+/** The fingerprint of `found`, or (none found) the install id's kept in `installIdFile`. */
+export async function fingerprintWithFallback(found: FingerprintSources, installIdFile?: string): Promise<string> {
+  const fingerprint = fingerprintOf(found);
+  if (fingerprint) return fingerprint;
+  const id = await installId(installIdFile);
+  return createHash("sha256").update(`licensing-install-id/1\n${id}`).digest("hex");
+}
+
 /**
  * This machine's default fingerprint: 64 hex characters. When no source can be read (a locked-down
  * sandbox), a random install id kept in `installIdFile` stands in, so the machine stays the same machine.
  */
 export async function defaultFingerprint(options: { installIdFile?: string } = {}): Promise<string> {
-  const fingerprint = fingerprintOf(await fingerprintSources());
-  if (fingerprint) return fingerprint;
-  const id = await installId(options.installIdFile);
-  return createHash("sha256").update(`licensing-install-id/1\n${id}`).digest("hex");
+  return fingerprintWithFallback(await fingerprintSources(), options.installIdFile);
 }
