@@ -50,4 +50,11 @@ export {
 export { checkMarker, type MarkerOwner, type MarkerProblem } from "./license/marker-check.ts";
 export { ServerApi, type ApiFailure, type ApiResult, type ServerApiOptions } from "./http/server-api.ts";
 export { requestSigner } from "./http/signing.ts";
-export type { MarkerPayload, TokenClaims, TokenConfig, TokenHeader } from "@licensing/protocol";
+export type {
+  HwBindingMode,
+  MarkerPayload,
+  ParsedToken,
+  TokenClaims,
+  TokenConfig,
+  TokenHeader,
+} from "./license/types.ts";

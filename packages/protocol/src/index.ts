@@ -26,6 +26,7 @@ export {
   type MarkerParseFailure,
   type ParsedMarker,
 } from "./marker.ts";
+export { decodeMarker, decodeToken } from "./decode.ts";
 export {
   SIGNATURE_HEADERS,
   SIGNATURE_WINDOW_SECONDS,

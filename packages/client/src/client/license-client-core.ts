@@ -1,8 +1,8 @@
-import type { TokenConfig } from "@licensing/protocol";
 import { toPublicKey, type PublicKeyInput } from "../crypto/verify.ts";
 import type { ApiFailure } from "../http/server-api.ts";
 import type { LicenseCheck } from "../license/license-file.ts";
 import { checkMarker, type MarkerProblem } from "../license/marker-check.ts";
+import type { TokenConfig } from "../license/types.ts";
 import {
   deriveStatus,
   isUsable,

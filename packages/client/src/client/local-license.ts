@@ -1,6 +1,6 @@
-import type { MarkerPayload } from "@licensing/protocol";
 import { checkLicenseFile, type LicenseCheck } from "../license/license-file.ts";
 import { checkMarker, type MarkerProblem } from "../license/marker-check.ts";
+import type { MarkerPayload } from "../license/types.ts";
 import type { StatusInputs } from "../status/derive-status.ts";
 import { observe, type ObservedTime } from "../status/observed-time.ts";
 import { parseState, type ClientState } from "./state.ts";

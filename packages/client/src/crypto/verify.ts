@@ -3,12 +3,11 @@ import {
   decodeBase64urlStrict,
   ED25519_PUBLIC_KEY_HEX,
   fromHex,
-  parseMarker,
-  parseToken,
+  decodeMarker,
+  decodeToken,
   utf8,
-  type MarkerPayload,
-  type ParsedToken,
 } from "@licensing/protocol";
+import type { MarkerPayload, ParsedToken } from "../license/types.ts";
 
 /** An Ed25519 public key: 32 raw bytes, or their 64 hex characters as the API returns them. */
 export type PublicKeyInput = Uint8Array | string;
@@ -53,7 +52,7 @@ export async function verifyLicenseToken(token: string, publicKey: Uint8Array): 
   if (!(await ed25519Verify(signature, `${segments[0]}.${segments[1]}`, publicKey))) {
     return { ok: false, reason: "signature-invalid" };
   }
-  const parsed = parseToken(token);
+  const parsed = decodeToken(token);
   if (parsed.ok) return { ok: true, token: parsed.token };
   return { ok: false, reason: parsed.reason === "invalid_claims" ? "claims-invalid" : "signature-invalid" };
 }
@@ -70,6 +69,6 @@ export async function verifyMarker(
   const signature = segments.length === 2 ? decodeBase64urlStrict(segments[1]!) : null;
   if (!signature || signature.length !== 64) return { ok: false, reason: "malformed" };
   if (!(await ed25519Verify(signature, segments[0]!, publicKey))) return { ok: false, reason: "signature-invalid" };
-  const parsed = parseMarker(marker.trim());
+  const parsed = decodeMarker(marker.trim());
   return parsed.ok ? { ok: true, payload: parsed.marker.payload } : { ok: false, reason: "malformed" };
 }

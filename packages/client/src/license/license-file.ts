@@ -1,6 +1,7 @@
-import { normalizeLicenseKey, type TokenClaims, type TokenHeader } from "@licensing/protocol";
+import { normalizeLicenseKey } from "@licensing/protocol";
 import { verifyLicenseToken } from "../crypto/verify.ts";
 import type { LicenseProblem } from "../status/derive-status.ts";
+import type { TokenClaims, TokenHeader } from "./types.ts";
 
 /** What a `.lic` file holds: the panel's envelope `{licenseKey, token, publicKey}`, or a bare token. */
 export interface LicenseFileContents {

@@ -1,5 +1,5 @@
-import type { MarkerPayload } from "@licensing/protocol";
 import { verifyMarker } from "../crypto/verify.ts";
+import type { MarkerPayload } from "./types.ts";
 
 /** Why a marker (cached or received) was not trusted. */
 export type MarkerProblem =

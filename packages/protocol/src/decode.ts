@@ -1,0 +1,91 @@
+import { decodeBase64urlStrict, decodeJsonSegment } from "./base64url.ts";
+import type { MarkerParseFailure, ParsedMarker } from "./marker.ts";
+import type { ParsedToken, TokenParseFailure } from "./token.ts";
+
+/**
+ * `parseToken` and `parseMarker` without zod, for bundles that count their bytes (the SDK's core entry
+ * stays under 15 kB min+gzip; zod's runtime alone is about 7 kB). They accept and return exactly what the
+ * zod schemas of token.ts and marker.ts do: `decode.test.ts` holds the two to each other, field by field.
+ * Types only are imported from those modules, so importing this one brings no zod into a bundle.
+ */
+
+// zod's z.uuid(): RFC 9562 versions 1 to 8, and the nil and max UUIDs.
+const UUID =
+  /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/;
+const HW_MODES: readonly unknown[] = ["none", "fixed", "firstActivation"];
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+const isUuid = (v: unknown) => typeof v === "string" && UUID.test(v);
+const isUnixSeconds = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
+const isString = (v: unknown) => typeof v === "string";
+
+function tokenHeader(raw: Json) {
+  return raw.alg === "EdDSA" && raw.typ === "JWT" && isUuid(raw.kid) && !("crit" in raw)
+    ? (raw as ParsedToken["header"])
+    : null;
+}
+
+function tokenClaims(raw: Json): ParsedToken["claims"] | null {
+  const { hw, cfg } = raw;
+  const valid =
+    isString(raw.iss) &&
+    isUuid(raw.sub) &&
+    isUuid(raw.lid) &&
+    isString(raw.lk) &&
+    isString(raw.tpl) &&
+    Number.isSafeInteger(raw.ver) &&
+    (raw.ver as number) >= 1 &&
+    isUnixSeconds(raw.iat) &&
+    isUnixSeconds(raw.exp) &&
+    typeof raw.trial === "boolean" &&
+    isObject(hw) &&
+    HW_MODES.includes(hw.mode) &&
+    (hw.fp === null || isString(hw.fp)) &&
+    isObject(cfg) &&
+    Array.isArray(cfg.features) &&
+    cfg.features.every(isString) &&
+    isObject(cfg.limits);
+  if (!valid) return null;
+  // z.object (hw) keeps only its own keys; the loose objects keep everything.
+  const { mode, fp } = hw as { mode: "none" | "fixed" | "firstActivation"; fp: string | null };
+  return { ...raw, hw: { mode, fp } } as ParsedToken["claims"];
+}
+
+/** `parseToken` without zod: splits and decodes a license token without verifying it. */
+export function decodeToken(
+  token: string,
+): { ok: true; token: ParsedToken } | { ok: false; reason: TokenParseFailure } {
+  const segments = token.split(".");
+  if (segments.length !== 3) return { ok: false, reason: "malformed" };
+  const [encodedHeader, encodedClaims, encodedSignature] = segments as [string, string, string];
+  const rawHeader = decodeJsonSegment(encodedHeader);
+  const rawClaims = decodeJsonSegment(encodedClaims);
+  const signature = decodeBase64urlStrict(encodedSignature);
+  if (!rawHeader || !rawClaims || !signature || signature.length !== 64) return { ok: false, reason: "malformed" };
+  const header = tokenHeader(rawHeader);
+  if (!header) return { ok: false, reason: "unsupported_header" };
+  const claims = tokenClaims(rawClaims);
+  if (!claims) return { ok: false, reason: "invalid_claims" };
+  return { ok: true, token: { header, claims, signingInput: `${encodedHeader}.${encodedClaims}`, signature } };
+}
+
+/** `parseMarker` without zod: splits and decodes a marker without verifying it. */
+export function decodeMarker(
+  marker: string,
+): { ok: true; marker: ParsedMarker } | { ok: false; reason: MarkerParseFailure } {
+  const segments = marker.split(".");
+  if (segments.length !== 2) return { ok: false, reason: "malformed" };
+  const [body, encodedSignature] = segments as [string, string];
+  const raw = decodeJsonSegment(body);
+  const signature = decodeBase64urlStrict(encodedSignature);
+  if (!raw || !signature || signature.length !== 64) return { ok: false, reason: "malformed" };
+  const valid =
+    isUuid(raw.lid) &&
+    isUuid(raw.aid) &&
+    (raw.fp === null || isString(raw.fp)) &&
+    isUnixSeconds(raw.iat) &&
+    isUnixSeconds(raw.exp);
+  if (!valid) return { ok: false, reason: "invalid_payload" };
+  return { ok: true, marker: { payload: raw as ParsedMarker["payload"], signingInput: body, signature } };
+}
