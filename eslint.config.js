@@ -2,7 +2,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 // Package boundaries (docs/decisions/0002): protocol <- contracts <- db <- core <- api <- apps/server;
-// client -> protocol, contracts.
+// client -> protocol, contracts (types only), and its core entry uses no Node built-ins (decision 0020).
 const boundaries = {
   "packages/protocol": [
     "@licensing/contracts",
@@ -15,7 +15,16 @@ const boundaries = {
   "packages/db": ["@licensing/core", "@licensing/api", "@licensing/server"],
   "packages/core": ["@licensing/api", "@licensing/server"],
   "packages/api": ["@licensing/db", "@licensing/server"],
+  "packages/client": [
+    "@licensing/db",
+    "@licensing/core",
+    "@licensing/api",
+    "@licensing/server",
+    "@licensing/simulator",
+  ],
 };
+const boundary = (name) => ({ group: [name, `${name}/*`], message: "Breaks the package boundary." });
+const noNodeBuiltins = (message) => ({ group: ["node:*"], message });
 
 export default tseslint.config(
   { ignores: ["**/node_modules/**", "**/dist/**", "**/.data/**", "**/.turbo/**"] },
@@ -35,16 +44,54 @@ export default tseslint.config(
         "error",
         {
           patterns: [
-            ...forbidden.map((name) => ({
-              group: [name, `${name}/*`],
-              message: "Breaks the package boundary.",
-            })),
+            ...forbidden.map(boundary),
             ...(dir === "packages/protocol"
-              ? [{ group: ["node:*"], message: "The protocol runs in browsers too: no Node built-ins." }]
+              ? [noNodeBuiltins("The protocol runs in browsers too: no Node built-ins.")]
               : []),
           ],
         },
       ],
     },
   })),
+  {
+    // The SDK publishes alone: it bundles the protocol, and takes only types from the contracts.
+    files: ["packages/client/src/**/*.ts"],
+    ignores: ["**/*.test.ts", "**/testing/**"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              ...boundary("@licensing/contracts"),
+              allowTypeImports: true,
+              message: "The SDK takes only types from the contracts.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // `@licensing/client/core` bundles for browsers and Electron renderers: only src/node and the Node entry may use Node.
+    files: ["packages/client/src/**/*.ts"],
+    ignores: ["**/*.test.ts", "**/testing/**", "packages/client/src/node/**", "packages/client/src/index.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            ...[
+              "@licensing/db",
+              "@licensing/core",
+              "@licensing/api",
+              "@licensing/server",
+              "@licensing/simulator",
+            ].map(boundary),
+            noNodeBuiltins("The SDK's core entry runs in browsers too: Node built-ins belong in src/node."),
+          ],
+        },
+      ],
+    },
+  },
 );

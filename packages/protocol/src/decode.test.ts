@@ -16,7 +16,8 @@ function* mutations(base: Record<string, unknown>, path: string[] = []): Generat
   for (const [key, value] of Object.entries(base)) {
     for (const odd of oddValues) yield { ...base, [key]: odd };
     if (typeof value === "object" && value !== null && !Array.isArray(value)) {
-      for (const inner of mutations(value as Record<string, unknown>, [...path, key])) yield { ...base, [key]: inner };
+      for (const inner of mutations(value as Record<string, unknown>, [...path, key]))
+        yield { ...base, [key]: inner };
     }
   }
 }
@@ -29,14 +30,21 @@ describe("decodeToken and decodeMarker agree with the zod schemas", () => {
 
   it("on every claim, header member and marker member replaced by odd values", () => {
     const cases: string[] = [];
-    for (const claims of mutations(tokenVector.claims)) cases.push(`${header}.${segment(claims)}.${signature}`);
+    for (const claims of mutations(tokenVector.claims))
+      cases.push(`${header}.${segment(claims)}.${signature}`);
     for (const mode of ["none", "fixed", "firstActivation", "other"]) {
-      cases.push(`${header}.${segment({ ...tokenVector.claims, hw: { mode, fp: null, extra: 1 } })}.${signature}`);
+      cases.push(
+        `${header}.${segment({ ...tokenVector.claims, hw: { mode, fp: null, extra: 1 } })}.${signature}`,
+      );
     }
     const claims = segment(tokenVector.claims);
     for (const h of mutations(tokenVector.header)) cases.push(`${segment(h)}.${claims}.${signature}`);
     cases.push(`${segment({ ...tokenVector.header, crit: [] })}.${claims}.${signature}`);
-    cases.push(`${header}.${claims}`, `${header}.${claims}.${signature}.x`, `${header}.${segment([1])}.${signature}`);
+    cases.push(
+      `${header}.${claims}`,
+      `${header}.${claims}.${signature}.x`,
+      `${header}.${segment([1])}.${signature}`,
+    );
     for (const token of cases) expect(decodeToken(token), token).toEqual(parseToken(token));
 
     const markers = [...mutations(markerVector.payload)].map((p) => `${segment(p)}.${markerSignature}`);

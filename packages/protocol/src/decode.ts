@@ -62,12 +62,16 @@ export function decodeToken(
   const rawHeader = decodeJsonSegment(encodedHeader);
   const rawClaims = decodeJsonSegment(encodedClaims);
   const signature = decodeBase64urlStrict(encodedSignature);
-  if (!rawHeader || !rawClaims || !signature || signature.length !== 64) return { ok: false, reason: "malformed" };
+  if (!rawHeader || !rawClaims || !signature || signature.length !== 64)
+    return { ok: false, reason: "malformed" };
   const header = tokenHeader(rawHeader);
   if (!header) return { ok: false, reason: "unsupported_header" };
   const claims = tokenClaims(rawClaims);
   if (!claims) return { ok: false, reason: "invalid_claims" };
-  return { ok: true, token: { header, claims, signingInput: `${encodedHeader}.${encodedClaims}`, signature } };
+  return {
+    ok: true,
+    token: { header, claims, signingInput: `${encodedHeader}.${encodedClaims}`, signature },
+  };
 }
 
 /** `parseMarker` without zod: splits and decodes a marker without verifying it. */

@@ -100,7 +100,9 @@ export class Connection {
 
   private async sendActivation(manual: boolean) {
     const { fingerprint, machineName } = this.options;
-    const result = await this.track(this.api.activate({ hwFingerprint: fingerprint, machineName: machineName ?? null }));
+    const result = await this.track(
+      this.api.activate({ hwFingerprint: fingerprint, machineName: machineName ?? null }),
+    );
     this.noteAnswer(result);
     if (!result.ok) return this.failed(result.error, manual, "Activation");
     const { activationId, heartbeatToken, heartbeatIntervalSeconds } = result.value;
@@ -122,7 +124,8 @@ export class Connection {
       }
       return this.failed(result.error, manual, "Heartbeat");
     }
-    if (!(await this.options.onMarker(result.value.heartbeatToken, activationId))) return this.markerRejected(manual);
+    if (!(await this.options.onMarker(result.value.heartbeatToken, activationId)))
+      return this.markerRejected(manual);
     this.options.log("debug", "Heartbeat answered with a fresh marker");
     return this.succeeded();
   }
@@ -146,11 +149,14 @@ export class Connection {
   private failed(error: ApiFailure, manual: boolean, what: string) {
     this.options.log("warn", `${what} failed: ${error.code}: ${error.message}`);
     if (!error.retryable) {
-      if (error.code === STOPS_HEARTBEATS) this.options.log("warn", "The license is not active: heartbeats stop");
+      if (error.code === STOPS_HEARTBEATS)
+        this.options.log("warn", "The license is not active: heartbeats stop");
       this.unschedule();
     } else if (!(manual && this.timer !== null)) {
       this.failures++;
-      this.schedule(backoffDelay(this.failures, { baseMs: RETRY_BASE_MS, maxMs: this.intervalMs }, error.retryAfterMs));
+      this.schedule(
+        backoffDelay(this.failures, { baseMs: RETRY_BASE_MS, maxMs: this.intervalMs }, error.retryAfterMs),
+      );
     }
     return false;
   }
@@ -159,7 +165,8 @@ export class Connection {
     return this.failed(
       {
         code: "marker.rejected",
-        message: "The server's marker does not verify with the configured public key or is not this machine's",
+        message:
+          "The server's marker does not verify with the configured public key or is not this machine's",
         status: null,
         retryable: false,
         retryAfterMs: null,

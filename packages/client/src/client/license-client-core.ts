@@ -3,12 +3,7 @@ import type { ApiFailure } from "../http/server-api.ts";
 import type { LicenseCheck } from "../license/license-file.ts";
 import { checkMarker, type MarkerProblem } from "../license/marker-check.ts";
 import type { TokenConfig } from "../license/types.ts";
-import {
-  deriveStatus,
-  isUsable,
-  type LicenseStatus,
-  type StatusDetails,
-} from "../status/derive-status.ts";
+import { deriveStatus, isUsable, type LicenseStatus, type StatusDetails } from "../status/derive-status.ts";
 import { observe, type ObservedTime } from "../status/observed-time.ts";
 import { valueAtPath } from "./config-path.ts";
 import { Connection, type ClientLogger } from "./connection.ts";

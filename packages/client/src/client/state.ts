@@ -39,6 +39,8 @@ export function parseState(text: string | null): ClientState | null {
     licenseId: stringOrNull(r.licenseId),
     activationId: stringOrNull(r.activationId),
     observed:
-      finite(r.observedAt) && finite(r.observedClockAt) ? { at: r.observedAt, clockAt: r.observedClockAt } : null,
+      finite(r.observedAt) && finite(r.observedClockAt)
+        ? { at: r.observedAt, clockAt: r.observedClockAt }
+        : null,
   };
 }

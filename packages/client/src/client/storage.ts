@@ -22,7 +22,9 @@ export interface MemoryStorage extends LicenseStorage {
 }
 
 /** Storage in memory: for tests, and for a renderer that receives the license file some other way. */
-export function memoryStorage(initial: { license?: string | null; marker?: string | null; state?: string | null } = {}): MemoryStorage {
+export function memoryStorage(
+  initial: { license?: string | null; marker?: string | null; state?: string | null } = {},
+): MemoryStorage {
   const storage: MemoryStorage = {
     license: initial.license ?? null,
     marker: initial.marker ?? null,

@@ -21,7 +21,10 @@ describe("golden vectors, through the SDK's own verification", () => {
   it("token: a changed character anywhere, or another key, is a bad signature", async () => {
     const token = tokenVector.token;
     for (const at of [5, token.indexOf(".") + 10, token.length - 5]) {
-      expect(await verifyLicenseToken(flip(token, at), publicKey)).toEqual({ ok: false, reason: "signature-invalid" });
+      expect(await verifyLicenseToken(flip(token, at), publicKey)).toEqual({
+        ok: false,
+        reason: "signature-invalid",
+      });
     }
     const otherKey = toPublicKey("3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c");
     expect((await verifyLicenseToken(token, otherKey)).ok).toBe(false);
@@ -38,23 +41,41 @@ describe("golden vectors, through the SDK's own verification", () => {
       problem: "license-file-unreadable",
     });
     expect(await checkLicenseFile(null, publicKey)).toEqual({ ok: false, problem: "license-file-missing" });
-    expect(await checkLicenseFile("{nonsense", publicKey)).toEqual({ ok: false, problem: "license-file-unreadable" });
+    expect(await checkLicenseFile("{nonsense", publicKey)).toEqual({
+      ok: false,
+      problem: "license-file-unreadable",
+    });
   });
 
   it("marker: verifies, belongs to its license, activation and machine, and nothing else", async () => {
-    expect(await verifyMarker(markerVector.marker, publicKey)).toEqual({ ok: true, payload: markerVector.payload });
-    const owner = { licenseId: markerVector.payload.lid, activationId: markerVector.payload.aid, fingerprint: markerVector.payload.fp };
+    expect(await verifyMarker(markerVector.marker, publicKey)).toEqual({
+      ok: true,
+      payload: markerVector.payload,
+    });
+    const owner = {
+      licenseId: markerVector.payload.lid,
+      activationId: markerVector.payload.aid,
+      fingerprint: markerVector.payload.fp,
+    };
     expect((await checkMarker(markerVector.marker, publicKey, owner)).ok).toBe(true);
-    expect((await checkMarker(markerVector.marker, publicKey, { ...owner, activationId: null })).ok).toBe(true);
+    expect((await checkMarker(markerVector.marker, publicKey, { ...owner, activationId: null })).ok).toBe(
+      true,
+    );
     const problem = async (text: string, o = owner) => {
       const checked = await checkMarker(text, publicKey, o);
       return checked.ok ? null : checked.problem;
     };
     expect(await problem(flip(markerVector.marker, 12))).toBe("signature-invalid");
     expect(await problem("garbage")).toBe("malformed");
-    expect(await problem(markerVector.marker, { ...owner, fingerprint: "another machine" })).toBe("other-machine");
-    expect(await problem(markerVector.marker, { ...owner, licenseId: tokenVector.claims.sub })).toBe("other-license");
-    expect(await problem(markerVector.marker, { ...owner, activationId: tokenVector.keyId })).toBe("other-activation");
+    expect(await problem(markerVector.marker, { ...owner, fingerprint: "another machine" })).toBe(
+      "other-machine",
+    );
+    expect(await problem(markerVector.marker, { ...owner, licenseId: tokenVector.claims.sub })).toBe(
+      "other-license",
+    );
+    expect(await problem(markerVector.marker, { ...owner, activationId: tokenVector.keyId })).toBe(
+      "other-activation",
+    );
   });
 
   it.each(signatureVectors.cases)("request signature: v1 and v2 of $method $path", async (c) => {

@@ -68,7 +68,8 @@ export async function verifyMarker(
   const segments = marker.trim().split(".");
   const signature = segments.length === 2 ? decodeBase64urlStrict(segments[1]!) : null;
   if (!signature || signature.length !== 64) return { ok: false, reason: "malformed" };
-  if (!(await ed25519Verify(signature, segments[0]!, publicKey))) return { ok: false, reason: "signature-invalid" };
+  if (!(await ed25519Verify(signature, segments[0]!, publicKey)))
+    return { ok: false, reason: "signature-invalid" };
   const parsed = decodeMarker(marker.trim());
   return parsed.ok ? { ok: true, payload: parsed.marker.payload } : { ok: false, reason: "malformed" };
 }

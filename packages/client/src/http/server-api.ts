@@ -95,10 +95,16 @@ export class ServerApi {
     signed: boolean,
     read: (value: unknown) => T | null,
   ): Promise<ApiResult<T>> {
-    const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      accept: "application/json",
+    };
     if (signed) {
       const timestampSeconds = Math.floor((this.options.clock() + this.clockOffsetMs) / 1000);
-      Object.assign(headers, await this.sign({ timestampSeconds, method: "POST", path: new URL(url).pathname, body }));
+      Object.assign(
+        headers,
+        await this.sign({ timestampSeconds, method: "POST", path: new URL(url).pathname, body }),
+      );
     }
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), this.options.requestTimeoutMs);
@@ -145,7 +151,10 @@ export class ServerApi {
         message: known?.message ?? `Unexpected answer: HTTP ${status}`,
         status,
         retryable: response.ok || status >= 500 || status === 429 || status === 408,
-        retryAfterMs: parseRetryAfter(response.headers.get("retry-after"), serverTime ?? this.options.clock()),
+        retryAfterMs: parseRetryAfter(
+          response.headers.get("retry-after"),
+          serverTime ?? this.options.clock(),
+        ),
       },
     };
   }

@@ -1,4 +1,9 @@
-import { formatSignatureHeader, SIGNATURE_HEADERS, signingStringV1, signingStringV2 } from "@licensing/protocol";
+import {
+  formatSignatureHeader,
+  SIGNATURE_HEADERS,
+  signingStringV1,
+  signingStringV2,
+} from "@licensing/protocol";
 import { hmacSha256, sha256Hex } from "../crypto/web-crypto.ts";
 
 /**

@@ -29,18 +29,21 @@ describe("clock defences", () => {
   it.each([
     ["behind", -2 * HOUR],
     ["ahead", 3 * HOUR],
-  ])("a clock %s the server's is corrected from the response Date, and the heartbeat goes through", async (_, skew) => {
-    const onDisk = await server.licenseOnDisk();
-    const client = server.client(onDisk, { clock: () => server.clock() + skew });
-    await client.initialize();
-    expect(await client.heartbeat()).toBe(true);
-    expect(client.statusDetails.lastError).toBeNull();
-    const heartbeats = await server.admin.get(`/api/v1/panel/licenses/${onDisk.license.id}/heartbeats`);
-    expect(heartbeats.body).toHaveLength(1);
-    // The learned offset signs the next request at once.
-    expect(await client.heartbeat()).toBe(true);
-    await client.dispose();
-  });
+  ])(
+    "a clock %s the server's is corrected from the response Date, and the heartbeat goes through",
+    async (_, skew) => {
+      const onDisk = await server.licenseOnDisk();
+      const client = server.client(onDisk, { clock: () => server.clock() + skew });
+      await client.initialize();
+      expect(await client.heartbeat()).toBe(true);
+      expect(client.statusDetails.lastError).toBeNull();
+      const heartbeats = await server.admin.get(`/api/v1/panel/licenses/${onDisk.license.id}/heartbeats`);
+      expect(heartbeats.body).toHaveLength(1);
+      // The learned offset signs the next request at once.
+      expect(await client.heartbeat()).toBe(true);
+      await client.dispose();
+    },
+  );
 
   it("a clock set back behind the observed time does not extend the marker, across restarts", async () => {
     const { onDisk, markerExpiresAt } = await cachedLicense();
@@ -84,7 +87,9 @@ describe("the marker cache", () => {
     const marker = await readFile(`${onDisk.path}.hb`, "utf8");
     const [body, signature] = marker.split(".") as [string, string];
     const payload = JSON.parse(Buffer.from(body, "base64url").toString());
-    const extended = Buffer.from(JSON.stringify({ ...payload, exp: payload.exp + 365 * 86_400 })).toString("base64url");
+    const extended = Buffer.from(JSON.stringify({ ...payload, exp: payload.exp + 365 * 86_400 })).toString(
+      "base64url",
+    );
     for (const [text, problem] of [
       [`${extended}.${signature}`, "signature-invalid"],
       ["\u0000\u00ff garbage", "malformed"],
@@ -92,7 +97,11 @@ describe("the marker cache", () => {
       await writeFile(`${onDisk.path}.hb`, text);
       const offline = server.client(onDisk, { fetch: offlineFetch });
       expect(await offline.initialize()).toBe(true);
-      expect(offline.statusDetails).toMatchObject({ status: "Expired", reason: "no-marker", markerProblem: problem });
+      expect(offline.statusDetails).toMatchObject({
+        status: "Expired",
+        reason: "no-marker",
+        markerProblem: problem,
+      });
       await offline.dispose();
     }
     const online = server.client(onDisk);
@@ -105,10 +114,18 @@ describe("the marker cache", () => {
   it("a .hb and state copied from another machine are ignored", async () => {
     const { onDisk } = await cachedLicense();
     const otherMachine = join(onDisk.dir, "copy.lic");
-    for (const suffix of ["", ".hb", ".state.json"]) await copyFile(`${onDisk.path}${suffix}`, `${otherMachine}${suffix}`);
-    const copy = server.client({ ...onDisk, path: otherMachine }, { fetch: offlineFetch, hwFingerprint: "machine-b" });
+    for (const suffix of ["", ".hb", ".state.json"])
+      await copyFile(`${onDisk.path}${suffix}`, `${otherMachine}${suffix}`);
+    const copy = server.client(
+      { ...onDisk, path: otherMachine },
+      { fetch: offlineFetch, hwFingerprint: "machine-b" },
+    );
     await copy.initialize();
-    expect(copy.statusDetails).toMatchObject({ status: "Expired", reason: "no-marker", markerProblem: "other-machine" });
+    expect(copy.statusDetails).toMatchObject({
+      status: "Expired",
+      reason: "no-marker",
+      markerProblem: "other-machine",
+    });
     await copy.dispose();
   });
 
@@ -121,8 +138,16 @@ describe("the marker cache", () => {
       now: markerExpiresAt + HOUR,
     });
     expect(inspection.details).toMatchObject({ status: "GracePeriod", reason: "marker-expired" });
-    expect(inspection).toMatchObject({ activationId, markerProblem: null, paths: { marker: `${onDisk.path}.hb` } });
-    expect(inspection.marker?.payload).toMatchObject({ lid: onDisk.license.id, aid: activationId, fp: "machine-a" });
+    expect(inspection).toMatchObject({
+      activationId,
+      markerProblem: null,
+      paths: { marker: `${onDisk.path}.hb` },
+    });
+    expect(inspection.marker?.payload).toMatchObject({
+      lid: onDisk.license.id,
+      aid: activationId,
+      fp: "machine-a",
+    });
   });
 });
 

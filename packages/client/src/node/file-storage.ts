@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { open, readFile, rename, rm } from "node:fs/promises";
+import { open, rename, rm } from "node:fs/promises";
 import type { LicenseStorage } from "../client/storage.ts";
 
 /** The files beside a license file: the cached marker (`.hb`, spec §2) and the library's state. */

@@ -18,14 +18,18 @@ const run = promisify(execFile);
 const moduleUrl = new URL("./fingerprint.ts", import.meta.url).href;
 
 /** A machine described by its files and commands; anything not listed fails as a missing file does. */
-function probe(machine: Partial<FingerprintProbe> & { files?: Record<string, string>; dirs?: Record<string, string[]> }): FingerprintProbe {
-  const missing = (path: string) => Promise.reject(Object.assign(new Error(`ENOENT ${path}`), { code: "ENOENT" }));
+function probe(
+  machine: Partial<FingerprintProbe> & { files?: Record<string, string>; dirs?: Record<string, string[]> },
+): FingerprintProbe {
+  const missing = (path: string) =>
+    Promise.reject(Object.assign(new Error(`ENOENT ${path}`), { code: "ENOENT" }));
   return {
     platform: "linux",
     hostname: () => "Build-Box",
     release: () => "6.1.0-18-amd64",
     networkInterfaces: () => ({}),
-    readFile: (path) => (machine.files?.[path] !== undefined ? Promise.resolve(machine.files[path]) : missing(path)),
+    readFile: (path) =>
+      machine.files?.[path] !== undefined ? Promise.resolve(machine.files[path]) : missing(path),
     readdir: (path) => (machine.dirs?.[path] ? Promise.resolve(machine.dirs[path]) : missing(path)),
     exists: async (path) => machine.files?.[path] !== undefined,
     exec: () => Promise.reject(new Error("no such command")),
@@ -102,7 +106,10 @@ describe("defaultFingerprint", () => {
         exec: async () => '  "IOPlatformUUID" = "A1B2C3D4-E5F6-4789-9ABC-DEF012345678"\n',
       }),
     );
-    expect(mac).toMatchObject({ osDescription: "darwin 23", machineId: "a1b2c3d4-e5f6-4789-9abc-def012345678" });
+    expect(mac).toMatchObject({
+      osDescription: "darwin 23",
+      machineId: "a1b2c3d4-e5f6-4789-9abc-def012345678",
+    });
   });
 
   it("skips what fails, never throws, and with nothing at all uses an install id kept beside the license", async () => {
@@ -133,7 +140,13 @@ describe("defaultFingerprint", () => {
 
   it("a stable MAC is unicast and universally administered", () => {
     expect(isStableMac("a8:5e:45:00:11:22")).toBe(true);
-    for (const mac of ["00:00:00:00:00:00", "02:42:ac:11:00:02", "12:34:56:78:9a:bc", "01:00:5e:00:00:01", "nope"]) {
+    for (const mac of [
+      "00:00:00:00:00:00",
+      "02:42:ac:11:00:02",
+      "12:34:56:78:9a:bc",
+      "01:00:5e:00:00:01",
+      "nope",
+    ]) {
       expect(isStableMac(mac), mac).toBe(false);
     }
   });

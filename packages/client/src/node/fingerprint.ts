@@ -38,10 +38,11 @@ export const nodeProbe: FingerprintProbe = {
   networkInterfaces: os.networkInterfaces,
   readFile: (path) => readFile(path, "utf8"),
   readdir: (path) => readdir(path),
-  exists: (path) => access(path).then(
-    () => true,
-    () => false,
-  ),
+  exists: (path) =>
+    access(path).then(
+      () => true,
+      () => false,
+    ),
   exec: (file, args) =>
     new Promise((resolve, reject) =>
       execFile(file, args, { timeout: 3000, windowsHide: true, encoding: "utf8" }, (error, stdout) =>
@@ -122,7 +123,13 @@ async function machineId(probe: FingerprintProbe): Promise<string | null> {
     }
     case "win32": {
       const out = await attempt(() =>
-        probe.exec("reg", ["query", "HKLM\\SOFTWARE\\Microsoft\\Cryptography", "/v", "MachineGuid", "/reg:64"]),
+        probe.exec("reg", [
+          "query",
+          "HKLM\\SOFTWARE\\Microsoft\\Cryptography",
+          "/v",
+          "MachineGuid",
+          "/reg:64",
+        ]),
       );
       return /MachineGuid\s+REG_SZ\s+([0-9a-f-]+)/i.exec(out ?? "")?.[1]?.toLowerCase() ?? null;
     }
@@ -136,7 +143,9 @@ async function machineId(probe: FingerprintProbe): Promise<string | null> {
 }
 
 /** Reads every source through `probe`, each on its own, failures as null. */
-export async function collectFingerprintSources(probe: FingerprintProbe = nodeProbe): Promise<FingerprintSources> {
+export async function collectFingerprintSources(
+  probe: FingerprintProbe = nodeProbe,
+): Promise<FingerprintSources> {
   const [machineName, description, mac, id] = await Promise.all([
     attempt(() => probe.hostname().trim().toLowerCase() || null),
     attempt(() => osDescription(probe)),
@@ -158,7 +167,9 @@ export function fingerprintOf(found: FingerprintSources): string | null {
     .filter(([, value]) => value !== null)
     .map(([name, value]) => `${name}=${value}`);
   if (lines.length === 0) return null;
-  return createHash("sha256").update(["licensing-fingerprint/1", ...lines].join("\n")).digest("hex");
+  return createHash("sha256")
+    .update(["licensing-fingerprint/1", ...lines].join("\n"))
+    .digest("hex");
 }
 
 const installIds = new Map<string, Promise<string>>();
@@ -175,7 +186,9 @@ function installId(file: string | undefined): Promise<string> {
       if (existing && /^[0-9a-f-]{36}$/.test(existing)) return existing;
       const fresh = randomUUID();
       // `wx`: when two processes race, one file wins and both use it.
-      const written = await attempt(() => writeFile(file, `${fresh}\n`, { flag: "wx", mode: 0o600 }).then(() => true));
+      const written = await attempt(() =>
+        writeFile(file, `${fresh}\n`, { flag: "wx", mode: 0o600 }).then(() => true),
+      );
       return written ? fresh : ((await read()) ?? fresh);
     })();
     installIds.set(key, id);
@@ -184,7 +197,10 @@ function installId(file: string | undefined): Promise<string> {
 }
 
 /** The fingerprint of `found`, or (none found) the install id's kept in `installIdFile`. */
-export async function fingerprintWithFallback(found: FingerprintSources, installIdFile?: string): Promise<string> {
+export async function fingerprintWithFallback(
+  found: FingerprintSources,
+  installIdFile?: string,
+): Promise<string> {
   const fingerprint = fingerprintOf(found);
   if (fingerprint) return fingerprint;
   const id = await installId(installIdFile);

@@ -19,7 +19,8 @@ export async function inspectLicenseFile(options: {
     storage: { ...storage, writeMarker: async () => {}, writeState: async () => {} },
     publicKey: options.publicKey,
     hwFingerprint:
-      options.hwFingerprint ?? (() => defaultFingerprint({ installIdFile: installIdFile(options.licenseFilePath) })),
+      options.hwFingerprint ??
+      (() => defaultFingerprint({ installIdFile: installIdFile(options.licenseFilePath) })),
     ...(options.now === undefined ? {} : { now: options.now }),
   });
   return { ...inspection, paths: cachePaths(options.licenseFilePath) };

@@ -7,7 +7,11 @@ import { defaultFingerprint } from "./fingerprint.ts";
 
 const SECOND = 1000;
 const DAY = 86_400 * SECOND;
-const config = JSON.stringify({ features: ["export"], limits: { maxSeats: 2, "project.size": 10 }, tier: "pro" });
+const config = JSON.stringify({
+  features: ["export"],
+  limits: { maxSeats: 2, "project.size": 10 },
+  tier: "pro",
+});
 
 let server: SdkTestServer;
 beforeAll(async () => {
@@ -34,23 +38,40 @@ describe("LicenseClient against the real server", () => {
 
     expect(await client.initialize()).toBe(true);
     const details = client.statusDetails;
-    expect(details).toMatchObject({ status: "Active", reason: "marker-valid", lastError: null, heartbeating: true });
+    expect(details).toMatchObject({
+      status: "Active",
+      reason: "marker-valid",
+      lastError: null,
+      heartbeating: true,
+    });
     expect(details.markerExpiresAt).toBe(Math.floor(server.clock() / 1000) * 1000 + 7 * DAY);
     expect(changes).toEqual([["Active", "Invalid"]]);
     const [activation] = await activationsOf(onDisk.license.id);
-    expect(activation).toMatchObject({ id: details.activationId, hwFingerprint: "machine-a", machineName: "Test machine" });
+    expect(activation).toMatchObject({
+      id: details.activationId,
+      hwFingerprint: "machine-a",
+      machineName: "Test machine",
+    });
     expect(client.hasFeature("export")).toBe(true);
     expect(client.hasFeature("sync")).toBe(false);
     expect(client.getConfig("limits.maxSeats")).toBe(2);
     expect(client.getConfig("limits.project.size")).toBe(10);
     expect(client.getConfig<string>("tier")).toBe("pro");
     expect(client.getConfig("limits.missing")).toBeNull();
-    expect(client.license).toMatchObject({ licenseKey: onDisk.license.licenseKey, licenseId: onDisk.license.id, version: 1 });
+    expect(client.license).toMatchObject({
+      licenseKey: onDisk.license.licenseKey,
+      licenseId: onDisk.license.id,
+      version: 1,
+    });
 
     const marker = await readFile(`${onDisk.path}.hb`, "utf8");
     expect(marker.split(".")).toHaveLength(2);
     const state = JSON.parse(await readFile(`${onDisk.path}.state.json`, "utf8"));
-    expect(state).toMatchObject({ version: 1, licenseId: onDisk.license.id, activationId: details.activationId });
+    expect(state).toMatchObject({
+      version: 1,
+      licenseId: onDisk.license.id,
+      activationId: details.activationId,
+    });
     await client.dispose();
   });
 
@@ -78,11 +99,19 @@ describe("LicenseClient against the real server", () => {
     const seen: LicenseStatus[] = [];
     offline.onStatusChange((status) => seen.push(status));
     expect(await offline.initialize()).toBe(true);
-    expect(offline.statusDetails).toMatchObject({ status: "Active", reason: "marker-valid", lastError: { code: "network.error" } });
+    expect(offline.statusDetails).toMatchObject({
+      status: "Active",
+      reason: "marker-valid",
+      lastError: { code: "network.error" },
+    });
     server.app.clock.set(new Date(markerExpiresAt - SECOND));
     expect(offline.status).toBe("Active");
     server.app.clock.set(new Date(markerExpiresAt + SECOND));
-    expect(offline.statusDetails).toMatchObject({ status: "GracePeriod", reason: "marker-expired", nextTransitionAt: markerExpiresAt + DAY });
+    expect(offline.statusDetails).toMatchObject({
+      status: "GracePeriod",
+      reason: "marker-expired",
+      nextTransitionAt: markerExpiresAt + DAY,
+    });
     server.app.clock.set(new Date(markerExpiresAt + DAY + SECOND));
     expect(offline.statusDetails).toMatchObject({ status: "Expired", reason: "grace-ended" });
     expect(seen).toEqual(["Active", "GracePeriod", "Expired"]);
@@ -92,11 +121,19 @@ describe("LicenseClient against the real server", () => {
   it("starting offline never waits longer than activationTimeoutMs, and with no marker the status is Expired", async () => {
     const onDisk = await server.licenseOnDisk();
     const hanging: typeof fetch = () => new Promise(() => {});
-    const client = server.client(onDisk, { fetch: hanging, activationTimeoutMs: 150, requestTimeoutMs: 60_000 });
+    const client = server.client(onDisk, {
+      fetch: hanging,
+      activationTimeoutMs: 150,
+      requestTimeoutMs: 60_000,
+    });
     const started = performance.now();
     expect(await client.initialize()).toBe(true);
     expect(performance.now() - started).toBeLessThan(1000);
-    expect(client.statusDetails).toMatchObject({ status: "Expired", reason: "no-marker", markerProblem: null });
+    expect(client.statusDetails).toMatchObject({
+      status: "Expired",
+      reason: "no-marker",
+      markerProblem: null,
+    });
     await client.dispose();
   });
 
@@ -117,7 +154,10 @@ describe("LicenseClient against the real server", () => {
 
     const restarted = server.client(onDisk);
     expect(await restarted.initialize()).toBe(true);
-    expect(restarted.statusDetails).toMatchObject({ status: "Active", lastError: { code: "license.not_active" } });
+    expect(restarted.statusDetails).toMatchObject({
+      status: "Active",
+      lastError: { code: "license.not_active" },
+    });
     server.app.clock.set(new Date(markerExpiresAt! + SECOND));
     expect(restarted.status).toBe("GracePeriod");
     server.app.clock.set(new Date(markerExpiresAt! + DAY));
@@ -135,7 +175,10 @@ describe("LicenseClient against the real server", () => {
     });
     expect(rebound.status).toBe(200);
     expect(await oldMachine.heartbeat()).toBe(false);
-    expect(oldMachine.statusDetails).toMatchObject({ heartbeating: false, lastError: { code: "activation.not_found" } });
+    expect(oldMachine.statusDetails).toMatchObject({
+      heartbeating: false,
+      lastError: { code: "activation.not_found" },
+    });
     await oldMachine.dispose();
     const refused = server.client(onDisk);
     await refused.initialize();
@@ -173,13 +216,19 @@ describe("LicenseClient against the real server", () => {
     const client = server.client(onDisk);
     await client.initialize();
     expect(await client.deactivate()).toBe(true);
-    expect(client.statusDetails).toMatchObject({ status: "Expired", reason: "no-marker", activationId: null });
+    expect(client.statusDetails).toMatchObject({
+      status: "Expired",
+      reason: "no-marker",
+      activationId: null,
+    });
     await expect(readFile(`${onDisk.path}.hb`)).rejects.toThrow(/ENOENT/);
     await client.dispose();
   });
 
   it("initialize is false for a missing file, a bad signature and an expired token", async () => {
-    const onDisk = await server.licenseOnDisk({ expiresAt: new Date(server.clock() + 2 * DAY).toISOString() });
+    const onDisk = await server.licenseOnDisk({
+      expiresAt: new Date(server.clock() + 2 * DAY).toISOString(),
+    });
     const missing = server.client({ ...onDisk, path: join(onDisk.dir, "absent.lic") });
     expect(await missing.initialize()).toBe(false);
     expect(missing.statusDetails).toMatchObject({ status: "Invalid", reason: "license-file-missing" });
@@ -203,7 +252,9 @@ describe("LicenseClient against the real server", () => {
   });
 
   it("the token's hard expiry overrides a fresh marker, online too", async () => {
-    const onDisk = await server.licenseOnDisk({ expiresAt: new Date(server.clock() + 2 * DAY).toISOString() });
+    const onDisk = await server.licenseOnDisk({
+      expiresAt: new Date(server.clock() + 2 * DAY).toISOString(),
+    });
     const client = server.client(onDisk);
     await client.initialize();
     expect(client.statusDetails).toMatchObject({ status: "Active", nextStatus: "Expired" });

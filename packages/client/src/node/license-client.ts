@@ -14,7 +14,8 @@ export interface LicenseClientOptions extends Omit<LicenseClientCoreOptions, "st
 }
 
 /** The file that keeps the install id when no fingerprint source can be read: one per folder of licenses. */
-export const installIdFile = (licenseFilePath: string) => join(dirname(licenseFilePath), ".licensing-install-id");
+export const installIdFile = (licenseFilePath: string) =>
+  join(dirname(licenseFilePath), ".licensing-install-id");
 
 /**
  * The client library for Node and Electron's main process (spec §4): the license file and its cache
@@ -27,7 +28,8 @@ export class LicenseClient extends LicenseClientCore {
       ...options,
       storage: fileStorage(options.licenseFilePath),
       hwFingerprint:
-        options.hwFingerprint ?? (() => defaultFingerprint({ installIdFile: installIdFile(options.licenseFilePath) })),
+        options.hwFingerprint ??
+        (() => defaultFingerprint({ installIdFile: installIdFile(options.licenseFilePath) })),
       machineName: options.machineName === undefined ? machineName() : options.machineName,
     });
   }

@@ -17,7 +17,14 @@ describe("deriveStatus: the six rules at their boundaries", () => {
     ["marker exp − 1 s", markerExp - SECOND, "Active", "marker-valid", markerExp, "GracePeriod"],
     ["marker exp", markerExp, "GracePeriod", "marker-expired", markerExp + GRACE_PERIOD_MS, "Expired"],
     ["marker exp + 1 s", markerExp + SECOND, "GracePeriod", "marker-expired", markerExp + DAY, "Expired"],
-    ["marker exp + 24 h − 1 s", markerExp + DAY - SECOND, "GracePeriod", "marker-expired", markerExp + DAY, "Expired"],
+    [
+      "marker exp + 24 h − 1 s",
+      markerExp + DAY - SECOND,
+      "GracePeriod",
+      "marker-expired",
+      markerExp + DAY,
+      "Expired",
+    ],
     ["marker exp + 24 h", markerExp + DAY, "Expired", "grace-ended", null, null],
     ["marker exp + 24 h + 1 s", markerExp + DAY + SECOND, "Expired", "grace-ended", null, null],
   ] as const)("%s: %s (%s)", (_label, now, status, reason, nextTransitionAt, nextStatus) => {
@@ -32,7 +39,10 @@ describe("deriveStatus: the six rules at their boundaries", () => {
       nextTransitionAt: tokenExp,
       nextStatus: "Expired",
     });
-    expect(deriveStatus(inputs({ license }), tokenExp)).toMatchObject({ status: "Expired", reason: "token-expired" });
+    expect(deriveStatus(inputs({ license }), tokenExp)).toMatchObject({
+      status: "Expired",
+      reason: "token-expired",
+    });
     expect(deriveStatus(inputs({ license }), tokenExp + SECOND).status).toBe("Expired");
   });
 
@@ -69,7 +79,12 @@ describe("deriveStatus: the six rules at their boundaries", () => {
   });
 
   it("rule 6 and before initialize: Invalid with the problem as the reason", () => {
-    for (const problem of ["license-file-missing", "license-file-unreadable", "signature-invalid", "not-initialized"] as const) {
+    for (const problem of [
+      "license-file-missing",
+      "license-file-unreadable",
+      "signature-invalid",
+      "not-initialized",
+    ] as const) {
       expect(deriveStatus(inputs({ license: { problem } }), T0)).toMatchObject({
         status: "Invalid",
         reason: problem,
@@ -120,7 +135,9 @@ describe("clock rollback", () => {
     expect(observed.at).toBe(markerExp - DAY);
     const later = back + DAY + 12 * 60 * 60 * SECOND;
     expect(observedFloor(observed, later)).toBe(markerExp + 12 * 60 * 60 * SECOND);
-    expect(deriveStatus(inputs({ observedAt: observedFloor(observed, later) }), later).status).toBe("GracePeriod");
+    expect(deriveStatus(inputs({ observedAt: observedFloor(observed, later) }), later).status).toBe(
+      "GracePeriod",
+    );
   });
 
   it("a trusted time ahead of the clock (a slow clock) raises the observed time", () => {

@@ -15,10 +15,7 @@ export const GRACE_PERIOD_MS = 24 * 60 * 60 * 1000;
 
 /** Why there is no verified license token (rule 6, and before `initialize`). */
 export type LicenseProblem =
-  | "not-initialized"
-  | "license-file-missing"
-  | "license-file-unreadable"
-  | "signature-invalid";
+  "not-initialized" | "license-file-missing" | "license-file-unreadable" | "signature-invalid";
 
 export type StatusReason =
   | LicenseProblem

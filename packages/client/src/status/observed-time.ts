@@ -22,5 +22,8 @@ export function observe(
   clockNow: number,
   trusted: number | null = null,
 ): ObservedTime {
-  return { at: Math.max(clockNow, observedFloor(observed, clockNow), trusted ?? clockNow), clockAt: clockNow };
+  return {
+    at: Math.max(clockNow, observedFloor(observed, clockNow), trusted ?? clockNow),
+    clockAt: clockNow,
+  };
 }

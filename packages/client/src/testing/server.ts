@@ -41,7 +41,10 @@ export async function startSdkTestServer(): Promise<SdkTestServer> {
   const app = await startTestApp();
   const operator = await app.client({ signIn: true });
   const target = await createLicensedCompany(operator);
-  const token = await operator.post("/api/v1/panel/api-tokens", { name: "sdk tests", companyId: target.companyId });
+  const token = await operator.post("/api/v1/panel/api-tokens", {
+    name: "sdk tests",
+    companyId: target.companyId,
+  });
   if (token.status !== 201) throw new Error(`token creation failed: ${token.status} ${token.text}`);
   const admin = await app.client();
   admin.headers.authorization = `Bearer ${token.body.secret}`;
