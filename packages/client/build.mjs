@@ -1,0 +1,26 @@
+// Builds dist/: ESM and CommonJS of both entries, and their type declarations (once, for both formats).
+import { copyFile, rm } from "node:fs/promises";
+import { build } from "tsup";
+
+const entry = { index: "src/index.ts", core: "src/core.ts" };
+const shared = {
+  config: false,
+  entry,
+  target: "es2022",
+  platform: "node",
+  sourcemap: true,
+  treeshake: true,
+  silent: true,
+  // The protocol is bundled: the package needs no workspace package at run time.
+  noExternal: ["@licensing/protocol"],
+};
+
+await rm(new URL("./dist", import.meta.url), { recursive: true, force: true });
+await Promise.all([
+  build({ ...shared, format: ["esm"], dts: true, external: ["@noble/ed25519"] }),
+  // @noble/ed25519 is ESM only: bundled into the CommonJS build, `require` works on every Node and Electron.
+  build({ ...shared, format: ["cjs"], noExternal: [...shared.noExternal, "@noble/ed25519"] }),
+]);
+// The declarations hold named exports only, so one file serves `import` and `require` alike.
+await Promise.all(Object.keys(entry).map((name) => copyFile(`dist/${name}.d.ts`, `dist/${name}.d.cts`)));
+console.log("@licensing/client: dist/ built");
