@@ -1,5 +1,9 @@
 // Builds dist/: ESM and CommonJS of both entries, and their type declarations (once, for both formats).
 import { copyFile, rm } from "node:fs/promises";
+import { chdir, stdout } from "node:process";
+import { fileURLToPath, URL } from "node:url";
+
+chdir(fileURLToPath(new URL(".", import.meta.url)));
 import { build } from "tsup";
 
 const entry = { index: "src/index.ts", core: "src/core.ts" };
@@ -15,12 +19,19 @@ const shared = {
   noExternal: ["@licensing/protocol"],
 };
 
-await rm(new URL("./dist", import.meta.url), { recursive: true, force: true });
+await rm("dist", { recursive: true, force: true });
 await Promise.all([
   build({ ...shared, format: ["esm"], dts: true, external: ["@noble/ed25519"] }),
   // @noble/ed25519 is ESM only: bundled into the CommonJS build, `require` works on every Node and Electron.
   build({ ...shared, format: ["cjs"], noExternal: [...shared.noExternal, "@noble/ed25519"] }),
 ]);
 // The declarations hold named exports only, so one file serves `import` and `require` alike.
-await Promise.all(Object.keys(entry).map((name) => copyFile(`dist/${name}.d.ts`, `dist/${name}.d.cts`)));
-console.log("@licensing/client: dist/ built");
+await Promise.all(
+  Object.keys(entry).map((name) =>
+    copyFile(
+      new URL(`./dist/${name}.d.ts`, import.meta.url),
+      new URL(`./dist/${name}.d.cts`, import.meta.url),
+    ),
+  ),
+);
+stdout.write("@licensing/client: dist/ built\n");

@@ -8,7 +8,9 @@ import { bundleForBrowser } from "./testing/browser-bundle.ts";
 describe("@licensing/client/core in a browser bundle", () => {
   it("builds for the browser platform with no Node built-in, within 15 kB min+gzip", async () => {
     const bundle = await bundleForBrowser();
-    const builtins = bundle.inputs.filter((input) => input.startsWith("node:") || builtinModules.includes(input));
+    const builtins = bundle.inputs.filter(
+      (input) => input.startsWith("node:") || builtinModules.includes(input),
+    );
     expect(builtins).toEqual([]);
     expect(bundle.inputs.some((input) => input.includes("@noble/ed25519"))).toBe(true);
     expect(bundle.inputs.filter((input) => input.includes("/zod/"))).toEqual([]);
@@ -19,7 +21,10 @@ describe("@licensing/client/core in a browser bundle", () => {
     const dir = await mkdtemp(join(tmpdir(), "licensing-bundle-"));
     try {
       const entry = join(dir, "entry.ts");
-      await writeFile(entry, `export * from ${JSON.stringify(new URL("./core.ts", import.meta.url).pathname)};\nexport { readFile } from "node:fs/promises";\n`);
+      await writeFile(
+        entry,
+        `export * from ${JSON.stringify(new URL("./core.ts", import.meta.url).pathname)};\nexport { readFile } from "node:fs/promises";\n`,
+      );
       await expect(bundleForBrowser(entry)).rejects.toThrow(/node:fs\/promises/);
     } finally {
       await rm(dir, { recursive: true, force: true });

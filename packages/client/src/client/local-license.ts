@@ -53,14 +53,16 @@ export async function loadLocalLicense(
   } catch {
     return unverified({ ok: false, problem: "license-file-unreadable" }, clockNow);
   }
-  const license = await checkLicenseFile(licenseText, publicKey);
-  if (!license.ok) return unverified(license, clockNow);
-  const { claims } = license.license;
-  const [stateText, markerText, fp] = await Promise.all([
+  if (licenseText === null) return unverified({ ok: false, problem: "license-file-missing" }, clockNow);
+  // The cache and the fingerprint are read while the token's signature is checked.
+  const [license, stateText, markerText, fp] = await Promise.all([
+    checkLicenseFile(licenseText, publicKey),
     readOrNull(() => storage.readState()),
     readOrNull(() => storage.readMarker()),
     fingerprint(),
   ]);
+  if (!license.ok) return unverified(license, clockNow);
+  const { claims } = license.license;
   const state = parseState(stateText);
   const activationId = state?.licenseId === claims.lid ? state.activationId : null;
   let marker: TrustedMarker | null = null;

@@ -12,7 +12,7 @@ export const sha256Hex = async (text: string) =>
 
 /** An HMAC-SHA256 signer keyed once with the UTF-8 of `key`. */
 export function hmacSha256(key: string): (message: string) => Promise<string> {
-  let imported: Promise<CryptoKey> | undefined;
+  let imported: ReturnType<ReturnType<typeof subtle>["importKey"]> | undefined;
   return async (message) => {
     imported ??= subtle().importKey("raw", utf8(key), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
     return toHex(new Uint8Array(await subtle().sign("HMAC", await imported, utf8(message))));

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { open, rename, rm } from "node:fs/promises";
+import { open, rename, rm, writeFile } from "node:fs/promises";
 import type { LicenseStorage } from "../client/storage.ts";
 
 /** The files beside a license file: the cached marker (`.hb`, spec §2) and the library's state. */
@@ -29,19 +29,15 @@ async function readText(path: string): Promise<string | null> {
 }
 
 /**
- * Replaces a file atomically: the text goes to a temporary file in the same folder, is flushed to disk,
- * then renamed over the target, so a reader (or a crash) sees the old file or the new one, never half.
+ * Replaces a file atomically: the text goes to a temporary file in the same folder, then is renamed over
+ * the target, so a reader sees the old file or the new one, never half. No fsync: these files are a cache
+ * the server refills, and a power cut that loses the last write costs a marker, never a wrong one (an
+ * empty or torn file fails its signature check); fsync would cost every `initialize` milliseconds.
  */
 export async function writeFileAtomic(path: string, text: string) {
   const temporary = `${path}.${randomBytes(6).toString("hex")}.tmp`;
   try {
-    const handle = await open(temporary, "wx", 0o600);
-    try {
-      await handle.writeFile(text, "utf8");
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await writeFile(temporary, text, { encoding: "utf8", flag: "wx", mode: 0o600 });
     await rename(temporary, path);
   } catch (error) {
     await rm(temporary, { force: true });
