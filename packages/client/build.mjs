@@ -2,9 +2,9 @@
 import { copyFile, rm } from "node:fs/promises";
 import { chdir, stdout } from "node:process";
 import { fileURLToPath, URL } from "node:url";
+import { build } from "tsup";
 
 chdir(fileURLToPath(new URL(".", import.meta.url)));
-import { build } from "tsup";
 
 const entry = { index: "src/index.ts", core: "src/core.ts" };
 const shared = {
