@@ -1,5 +1,5 @@
-import { decodeBase64urlStrict, decodeJsonSegment } from "./base64url.ts";
 import type { MarkerParseFailure, ParsedMarker } from "./marker.ts";
+import { decodeMarkerSegments, decodeTokenSegments } from "./segments.ts";
 import type { ParsedToken, TokenParseFailure } from "./token.ts";
 
 /**
@@ -56,34 +56,23 @@ function tokenClaims(raw: Json): ParsedToken["claims"] | null {
 export function decodeToken(
   token: string,
 ): { ok: true; token: ParsedToken } | { ok: false; reason: TokenParseFailure } {
-  const segments = token.split(".");
-  if (segments.length !== 3) return { ok: false, reason: "malformed" };
-  const [encodedHeader, encodedClaims, encodedSignature] = segments as [string, string, string];
-  const rawHeader = decodeJsonSegment(encodedHeader);
-  const rawClaims = decodeJsonSegment(encodedClaims);
-  const signature = decodeBase64urlStrict(encodedSignature);
-  if (!rawHeader || !rawClaims || !signature || signature.length !== 64)
-    return { ok: false, reason: "malformed" };
+  const decoded = decodeTokenSegments(token);
+  if (!decoded) return { ok: false, reason: "malformed" };
+  const { rawHeader, rawClaims, signingInput, signature } = decoded;
   const header = tokenHeader(rawHeader);
   if (!header) return { ok: false, reason: "unsupported_header" };
   const claims = tokenClaims(rawClaims);
   if (!claims) return { ok: false, reason: "invalid_claims" };
-  return {
-    ok: true,
-    token: { header, claims, signingInput: `${encodedHeader}.${encodedClaims}`, signature },
-  };
+  return { ok: true, token: { header, claims, signingInput, signature } };
 }
 
 /** `parseMarker` without zod: splits and decodes a marker without verifying it. */
 export function decodeMarker(
   marker: string,
 ): { ok: true; marker: ParsedMarker } | { ok: false; reason: MarkerParseFailure } {
-  const segments = marker.split(".");
-  if (segments.length !== 2) return { ok: false, reason: "malformed" };
-  const [body, encodedSignature] = segments as [string, string];
-  const raw = decodeJsonSegment(body);
-  const signature = decodeBase64urlStrict(encodedSignature);
-  if (!raw || !signature || signature.length !== 64) return { ok: false, reason: "malformed" };
+  const decoded = decodeMarkerSegments(marker);
+  if (!decoded) return { ok: false, reason: "malformed" };
+  const { raw, signingInput, signature } = decoded;
   const valid =
     isUuid(raw.lid) &&
     isUuid(raw.aid) &&
@@ -91,5 +80,5 @@ export function decodeMarker(
     isUnixSeconds(raw.iat) &&
     isUnixSeconds(raw.exp);
   if (!valid) return { ok: false, reason: "invalid_payload" };
-  return { ok: true, marker: { payload: raw as ParsedMarker["payload"], signingInput: body, signature } };
+  return { ok: true, marker: { payload: raw as ParsedMarker["payload"], signingInput, signature } };
 }

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
-import { decodeBase64urlStrict, decodeJsonSegment, encodeBase64url } from "./base64url.ts";
+import { encodeBase64url } from "./base64url.ts";
+import { decodeMarkerSegments } from "./segments.ts";
 
 /**
  * The offline marker (heartbeatToken, ARCHITECTURE.md §3): `base64url(JSON payload).base64url(signature)`,
@@ -42,13 +43,10 @@ export interface ParsedMarker {
 export function parseMarker(
   marker: string,
 ): { ok: true; marker: ParsedMarker } | { ok: false; reason: MarkerParseFailure } {
-  const segments = marker.split(".");
-  if (segments.length !== 2) return { ok: false, reason: "malformed" };
-  const [body, encodedSignature] = segments as [string, string];
-  const raw = decodeJsonSegment(body);
-  const signature = decodeBase64urlStrict(encodedSignature);
-  if (!raw || !signature || signature.length !== 64) return { ok: false, reason: "malformed" };
+  const decoded = decodeMarkerSegments(marker);
+  if (!decoded) return { ok: false, reason: "malformed" };
+  const { raw, signingInput, signature } = decoded;
   const payload = MarkerPayload.safeParse(raw);
   if (!payload.success) return { ok: false, reason: "invalid_payload" };
-  return { ok: true, marker: { payload: payload.data, signingInput: body, signature } };
+  return { ok: true, marker: { payload: payload.data, signingInput, signature } };
 }

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
-import { decodeBase64urlStrict, decodeJsonSegment, encodeBase64url } from "./base64url.ts";
+import { encodeBase64url } from "./base64url.ts";
+import { decodeTokenSegments } from "./segments.ts";
 
 /** How a license is tied to machines (spec §4, activation table). */
 export const HW_BINDING_MODES = ["none", "fixed", "firstActivation"] as const;
@@ -86,14 +87,9 @@ export interface ParsedToken {
 export function parseToken(
   token: string,
 ): { ok: true; token: ParsedToken } | { ok: false; reason: TokenParseFailure } {
-  const segments = token.split(".");
-  if (segments.length !== 3) return { ok: false, reason: "malformed" };
-  const [encodedHeader, encodedClaims, encodedSignature] = segments as [string, string, string];
-  const rawHeader = decodeJsonSegment(encodedHeader);
-  const rawClaims = decodeJsonSegment(encodedClaims);
-  const signature = decodeBase64urlStrict(encodedSignature);
-  if (!rawHeader || !rawClaims || !signature || signature.length !== 64)
-    return { ok: false, reason: "malformed" };
+  const decoded = decodeTokenSegments(token);
+  if (!decoded) return { ok: false, reason: "malformed" };
+  const { rawHeader, rawClaims, signingInput, signature } = decoded;
   const header = TokenHeader.safeParse(rawHeader);
   if (!header.success || "crit" in rawHeader) return { ok: false, reason: "unsupported_header" };
   const claims = TokenClaims.safeParse(rawClaims);
@@ -103,7 +99,7 @@ export function parseToken(
     token: {
       header: header.data,
       claims: claims.data,
-      signingInput: `${encodedHeader}.${encodedClaims}`,
+      signingInput,
       signature,
     },
   };
