@@ -50,15 +50,24 @@ export function decodeBase64urlStrict(text: string): Uint8Array<ArrayBuffer> | n
   return out;
 }
 
+/** JSON text holding an object, parsed; null when it is not JSON or not an object. */
+export function parseJsonObject(text: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
 /** A base64url segment holding a JSON object, parsed; null when any step fails (bytes, UTF-8, JSON, shape). */
 export function decodeJsonSegment(segment: string): Record<string, unknown> | null {
   const bytes = decodeBase64urlStrict(segment);
   if (!bytes) return null;
   try {
-    const value: unknown = JSON.parse(utf8Decoder.decode(bytes));
-    return typeof value === "object" && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : null;
+    return parseJsonObject(utf8Decoder.decode(bytes));
   } catch {
     return null;
   }

@@ -1,4 +1,10 @@
-export { encodeBase64url, decodeBase64urlStrict, decodeJsonSegment, utf8 } from "./base64url.ts";
+export {
+  encodeBase64url,
+  decodeBase64urlStrict,
+  decodeJsonSegment,
+  parseJsonObject,
+  utf8,
+} from "./base64url.ts";
 export { toHex, fromHex, ED25519_PUBLIC_KEY_HEX } from "./hex.ts";
 export {
   formatLicenseKey,

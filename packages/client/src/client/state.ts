@@ -1,3 +1,4 @@
+import { parseJsonObject } from "@licensing/protocol";
 import type { ObservedTime } from "../status/observed-time.ts";
 
 /**
@@ -25,16 +26,8 @@ const stringOrNull = (v: unknown) => (typeof v === "string" && v.length <= 200 ?
 const finite = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
 
 export function parseState(text: string | null): ClientState | null {
-  if (!text) return null;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  if (typeof raw !== "object" || raw === null) return null;
-  const r = raw as Record<string, unknown>;
-  if (r.version !== STATE_VERSION) return null;
+  const r = text ? parseJsonObject(text) : null;
+  if (!r || r.version !== STATE_VERSION) return null;
   return {
     licenseId: stringOrNull(r.licenseId),
     activationId: stringOrNull(r.activationId),

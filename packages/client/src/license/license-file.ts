@@ -1,4 +1,4 @@
-import { normalizeLicenseKey } from "@licensing/protocol";
+import { normalizeLicenseKey, parseJsonObject } from "@licensing/protocol";
 import { verifyLicenseToken } from "../crypto/verify.ts";
 import type { LicenseProblem } from "../status/derive-status.ts";
 import type { TokenClaims, TokenHeader } from "./types.ts";
@@ -18,15 +18,9 @@ const TOKEN_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 export function parseLicenseFile(text: string): LicenseFileContents | null {
   const trimmed = text.replace(/^\uFEFF/, "").trim();
   if (TOKEN_SHAPE.test(trimmed)) return { token: trimmed, licenseKey: null, publicKey: null };
-  if (!trimmed.startsWith("{")) return null;
-  let envelope: unknown;
-  try {
-    envelope = JSON.parse(trimmed);
-  } catch {
-    return null;
-  }
-  if (typeof envelope !== "object" || envelope === null) return null;
-  const { token, licenseKey, publicKey } = envelope as Record<string, unknown>;
+  const envelope = trimmed.startsWith("{") ? parseJsonObject(trimmed) : null;
+  if (!envelope) return null;
+  const { token, licenseKey, publicKey } = envelope;
   if (typeof token !== "string" || !TOKEN_SHAPE.test(token.trim())) return null;
   return {
     token: token.trim(),
