@@ -2,13 +2,13 @@
  * `@licensing/client/core`: the client library without Node built-ins, for browsers, Electron renderers and
  * other runtimes with WebCrypto and fetch. Bring a `LicenseStorage` and a fingerprint.
  */
-export {
-  LicenseClientCore,
-  type ClientStatusDetails,
-  type LicenseClientCoreOptions,
-  type LicenseInfo,
-  type StatusListener,
-} from "./client/license-client-core.ts";
+export { LicenseClientCore } from "./client/license-client-core.ts";
+export type {
+  ClientStatusDetails,
+  LicenseClientCoreOptions,
+  LicenseInfo,
+  StatusListener,
+} from "./client/options.ts";
 export type { ClientLogger } from "./client/connection.ts";
 export { memoryStorage, type LicenseStorage, type MemoryStorage } from "./client/storage.ts";
 export { realScheduler, MAX_TIMER_DELAY_MS, type Scheduler } from "./client/scheduler.ts";

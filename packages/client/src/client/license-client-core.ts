@@ -1,76 +1,19 @@
-import { toPublicKey, type PublicKeyInput } from "../crypto/verify.ts";
-import type { ApiFailure } from "../http/server-api.ts";
+import { toPublicKey } from "../crypto/verify.ts";
 import type { LicenseCheck } from "../license/license-file.ts";
 import { checkMarker, type MarkerProblem } from "../license/marker-check.ts";
-import type { TokenConfig } from "../license/types.ts";
-import { deriveStatus, isUsable, type LicenseStatus, type StatusDetails } from "../status/derive-status.ts";
+import { deriveStatus, isUsable, type LicenseStatus } from "../status/derive-status.ts";
 import { observe, type ObservedTime } from "../status/observed-time.ts";
 import { valueAtPath } from "./config-path.ts";
-import { Connection, type ClientLogger } from "./connection.ts";
+import { Connection } from "./connection.ts";
 import { loadLocalLicense, statusInputs, type TrustedMarker } from "./local-license.ts";
+import type {
+  ClientStatusDetails,
+  LicenseClientCoreOptions,
+  LicenseInfo,
+  StatusListener,
+} from "./options.ts";
 import { realScheduler, sleep, type Scheduler } from "./scheduler.ts";
 import { serializeState } from "./state.ts";
-import type { LicenseStorage } from "./storage.ts";
-
-export interface LicenseClientCoreOptions {
-  /** The service's base address, e.g. `https://licensing.example.com`. */
-  serverUrl: string;
-  /** The template's Ed25519 public key: 32 raw bytes or 64 hex characters. Never taken from the file. */
-  publicKey: PublicKeyInput;
-  /** Where the license file, the cached marker and the state live. */
-  storage: LicenseStorage;
-  /** This machine's fingerprint, or a function that computes it (called once). */
-  hwFingerprint: string | (() => Promise<string>);
-  /** Sent on activation, shown in the panel. */
-  machineName?: string | null;
-  /** The HTTP client; a caller's is never closed by the library. Default: `globalThis.fetch`. */
-  fetch?: typeof globalThis.fetch;
-  /** Epoch milliseconds; every time-dependent decision reads it. Default: `Date.now`. */
-  clock?: () => number;
-  /** How long `initialize` waits for the activation (real ms); it goes on in the background. Default 5000. */
-  activationTimeoutMs?: number;
-  /** How long one request may take (real ms). Default 30000. */
-  requestTimeoutMs?: number;
-  /** Timers for the heartbeat, retries and the status watch. Default: real timers, `unref`ed. */
-  scheduler?: Scheduler;
-  /** Deactivate this machine on `dispose` (spec §4). Default true. */
-  deactivateOnDispose?: boolean;
-  /** Where the library says what it does (`debug`) and what went wrong (`warn`). Default: silent. */
-  logger?: ClientLogger;
-}
-
-/** What `statusDetails` adds to the pure status: the connection to the server. */
-export interface ClientStatusDetails extends StatusDetails {
-  activationId: string | null;
-  /** Why the cached or the last received marker was not trusted; null when it was (or there was none). */
-  markerProblem: MarkerProblem | null;
-  /** When the server last answered a call successfully (clock time), in this process. */
-  lastContactAt: number | null;
-  /** The last failed call's error; cleared by a success. */
-  lastError: ApiFailure | null;
-  /** Whether heartbeats (or activation retries) are scheduled; false after `license.not_active`. */
-  heartbeating: boolean;
-  /** When the next heartbeat or retry is due (clock time), when one is scheduled. */
-  nextHeartbeatAt: number | null;
-}
-
-/** What the verified license says, for an about box. */
-export interface LicenseInfo {
-  licenseKey: string;
-  licenseId: string;
-  /** The licensee company (`sub`). */
-  companyId: string;
-  productCode: string;
-  /** currentVersion: grows on transfer and rebind. */
-  version: number;
-  issuedAt: number;
-  expiresAt: number;
-  trial: boolean;
-  hwBinding: { mode: "none" | "fixed" | "firstActivation"; fingerprint: string | null };
-  config: TokenConfig;
-}
-
-export type StatusListener = (status: LicenseStatus, previous: LicenseStatus) => void;
 
 const WATCH_INTERVAL_MS = 60_000;
 
@@ -100,6 +43,8 @@ export class LicenseClientCore {
   private writes = Promise.resolve();
   private initializing: Promise<boolean> | null = null;
   private disposing: Promise<void> | null = null;
+  /** Set when `dispose` has finished: from then on this client writes nothing (a restart owns the files). */
+  private closed = false;
 
   constructor(options: LicenseClientCoreOptions) {
     if (!options.serverUrl) throw new TypeError("serverUrl is required");
@@ -177,7 +122,7 @@ export class LicenseClientCore {
     const clockNow = this.clock();
     if (this.licenseCheck) {
       this.observed = observe(this.observed, clockNow);
-      if (clockNow - this.persistedAt >= WATCH_INTERVAL_MS) this.persistState();
+      if (!this.disposing && clockNow - this.persistedAt >= WATCH_INTERVAL_MS) this.persistState();
     }
     const details = deriveStatus(
       statusInputs(this.licenseCheck, this.marker, this.observed?.at ?? null),
@@ -284,12 +229,13 @@ export class LicenseClientCore {
       this.persistState();
     }
     await this.writes;
+    this.closed = true;
     this.listeners.clear();
   }
 
   /** Checks a marker from the server and, when it passes, caches it (spec §4 step 1: apply the fresh marker). */
   private async acceptMarker(text: string, activationId: string): Promise<boolean> {
-    if (!this.licenseCheck?.ok) return false;
+    if (!this.licenseCheck?.ok || this.closed) return false;
     const checked = await checkMarker(text, this.publicKey, {
       licenseId: this.licenseCheck.license.claims.lid,
       activationId,
@@ -330,7 +276,7 @@ export class LicenseClientCore {
   }
 
   private persistState() {
-    if (!this.licenseCheck?.ok) return;
+    if (!this.licenseCheck?.ok || this.closed) return;
     this.persistedAt = this.clock();
     const text = serializeState({
       licenseId: this.licenseCheck.license.claims.lid,

@@ -1,5 +1,6 @@
 import { dirname, join } from "node:path";
-import { LicenseClientCore, type LicenseClientCoreOptions } from "../client/license-client-core.ts";
+import { LicenseClientCore } from "../client/license-client-core.ts";
+import type { LicenseClientCoreOptions } from "../client/options.ts";
 import { defaultFingerprint } from "./fingerprint.ts";
 import { fileStorage } from "./file-storage.ts";
 import { machineName } from "./machine-name.ts";

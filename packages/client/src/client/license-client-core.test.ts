@@ -1,0 +1,72 @@
+import markerVector from "@licensing/protocol/vectors/marker.json" with { type: "json" };
+import tokenVector from "@licensing/protocol/vectors/token.json" with { type: "json" };
+import { describe, expect, it } from "vitest";
+import { LicenseClientCore } from "./license-client-core.ts";
+import { serializeState } from "./state.ts";
+import { memoryStorage } from "./storage.ts";
+
+/** The core client alone, as a renderer runs it: the golden vectors in memory storage, no server. */
+const HOUR = 3_600_000;
+const unreachable: typeof fetch = async () => {
+  throw new TypeError("fetch failed");
+};
+
+function offlineClient(now: { at: number }) {
+  const storage = memoryStorage({
+    license: JSON.stringify({ licenseKey: tokenVector.claims.lk, token: tokenVector.token }),
+    marker: markerVector.marker,
+    state: serializeState({
+      licenseId: markerVector.payload.lid,
+      activationId: markerVector.payload.aid,
+      observed: null,
+    }),
+  });
+  const client = new LicenseClientCore({
+    serverUrl: "http://127.0.0.1:9",
+    publicKey: tokenVector.publicKeyHex,
+    storage,
+    hwFingerprint: markerVector.payload.fp,
+    fetch: unreachable,
+    clock: () => now.at,
+  });
+  return { client, storage };
+}
+
+describe("LicenseClientCore over memory storage", () => {
+  it("runs offline from the cached marker, and tells every listener even when one throws", async () => {
+    const now = { at: markerVector.payload.iat * 1000 + HOUR };
+    const { client } = offlineClient(now);
+    const heard: string[] = [];
+    client.onStatusChange(() => {
+      throw new Error("a careless listener");
+    });
+    const unsubscribe = client.onStatusChange((status, previous) => heard.push(`${previous}->${status}`));
+    expect(await client.initialize()).toBe(true);
+    expect(client.statusDetails).toMatchObject({
+      status: "Active",
+      reason: "marker-valid",
+      activationId: markerVector.payload.aid,
+    });
+    now.at = markerVector.payload.exp * 1000;
+    expect(client.status).toBe("GracePeriod");
+    unsubscribe();
+    now.at += 24 * HOUR;
+    expect(client.status).toBe("Expired");
+    expect(heard).toEqual(["Invalid->Active", "Active->GracePeriod"]);
+    await client.dispose();
+  });
+
+  it("writes nothing once disposed, so a restarted client owns the files", async () => {
+    const now = { at: markerVector.payload.iat * 1000 + HOUR };
+    const { client, storage } = offlineClient(now);
+    await client.initialize();
+    await client.dispose();
+    const state = JSON.parse(storage.state!);
+    expect(state).toMatchObject({ activationId: markerVector.payload.aid, observedAt: now.at });
+    storage.state = "owned by the next client";
+    now.at += 10 * 60_000;
+    expect(client.status).toBe("Active");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(storage.state).toBe("owned by the next client");
+  });
+});

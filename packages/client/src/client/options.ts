@@ -1,0 +1,68 @@
+import type { PublicKeyInput } from "../crypto/verify.ts";
+import type { ApiFailure } from "../http/server-api.ts";
+import type { MarkerProblem } from "../license/marker-check.ts";
+import type { TokenConfig } from "../license/types.ts";
+import type { LicenseStatus, StatusDetails } from "../status/derive-status.ts";
+import type { ClientLogger } from "./connection.ts";
+import type { Scheduler } from "./scheduler.ts";
+import type { LicenseStorage } from "./storage.ts";
+
+export interface LicenseClientCoreOptions {
+  /** The service's base address, e.g. `https://licensing.example.com`. */
+  serverUrl: string;
+  /** The template's Ed25519 public key: 32 raw bytes or 64 hex characters. Never taken from the file. */
+  publicKey: PublicKeyInput;
+  /** Where the license file, the cached marker and the state live. */
+  storage: LicenseStorage;
+  /** This machine's fingerprint, or a function that computes it (called once). */
+  hwFingerprint: string | (() => Promise<string>);
+  /** Sent on activation, shown in the panel. */
+  machineName?: string | null;
+  /** The HTTP client; a caller's is never closed by the library. Default: `globalThis.fetch`. */
+  fetch?: typeof globalThis.fetch;
+  /** Epoch milliseconds; every time-dependent decision reads it. Default: `Date.now`. */
+  clock?: () => number;
+  /** How long `initialize` waits for the activation (real ms); it goes on in the background. Default 5000. */
+  activationTimeoutMs?: number;
+  /** How long one request may take (real ms). Default 30000. */
+  requestTimeoutMs?: number;
+  /** Timers for the heartbeat, retries and the status watch. Default: real timers, `unref`ed. */
+  scheduler?: Scheduler;
+  /** Deactivate this machine on `dispose` (spec §4). Default true. */
+  deactivateOnDispose?: boolean;
+  /** Where the library says what it does (`debug`) and what went wrong (`warn`). Default: silent. */
+  logger?: ClientLogger;
+}
+
+/** What `statusDetails` adds to the pure status: the connection to the server. */
+export interface ClientStatusDetails extends StatusDetails {
+  activationId: string | null;
+  /** Why the cached or the last received marker was not trusted; null when it was (or there was none). */
+  markerProblem: MarkerProblem | null;
+  /** When the server last answered a call successfully (clock time), in this process. */
+  lastContactAt: number | null;
+  /** The last failed call's error; cleared by a success. */
+  lastError: ApiFailure | null;
+  /** Whether heartbeats (or activation retries) are scheduled; false after `license.not_active`. */
+  heartbeating: boolean;
+  /** When the next heartbeat or retry is due (clock time), when one is scheduled. */
+  nextHeartbeatAt: number | null;
+}
+
+/** What the verified license says, for an about box. */
+export interface LicenseInfo {
+  licenseKey: string;
+  licenseId: string;
+  /** The licensee company (`sub`). */
+  companyId: string;
+  productCode: string;
+  /** currentVersion: grows on transfer and rebind. */
+  version: number;
+  issuedAt: number;
+  expiresAt: number;
+  trial: boolean;
+  hwBinding: { mode: "none" | "fixed" | "firstActivation"; fingerprint: string | null };
+  config: TokenConfig;
+}
+
+export type StatusListener = (status: LicenseStatus, previous: LicenseStatus) => void;
