@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { createApp, requestLogMixin } from "@licensing/api";
 import { bootstrapOperator, createDeps, systemClock, type Clock, type Deps } from "@licensing/core";
 import { createDatabase, type Database } from "@licensing/db";
@@ -26,7 +27,11 @@ export interface StartOptions {
   validateResponses?: boolean;
   /** How often the expiry and silence sweepers run (default one minute). */
   sweepIntervalMs?: number;
+  /** The admin app's build served at `/` (default `apps/admin/dist`; nothing is served when unbuilt). */
+  adminDir?: string;
 }
+
+const DEFAULT_ADMIN_DIR = fileURLToPath(new URL("../../admin/dist", import.meta.url));
 
 const SWEEP_INTERVAL_MS = 60_000;
 
@@ -77,6 +82,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
     trustProxy: env.TRUST_PROXY,
     version: VERSION,
     validateResponses: options.validateResponses ?? false,
+    adminDir: options.adminDir ?? DEFAULT_ADMIN_DIR,
     rateLimits: { panel: env.RATE_LIMIT_PANEL, auth: env.RATE_LIMIT_AUTH, client: env.RATE_LIMIT_CLIENT },
   });
   const workers = startWorkers(deps, options.sweepIntervalMs ?? SWEEP_INTERVAL_MS);

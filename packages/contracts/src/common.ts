@@ -14,3 +14,9 @@ export type CompanyRole = z.infer<typeof CompanyRole>;
 export const UserStatus = z.enum(["pending", "active", "revoked"]);
 
 export const IdParams = z.object({ id: Uuid });
+
+/**
+ * Up to this many matches a paged `total` is an exact count; past it, the planner's estimate (decision
+ * 0005), which the admin app shows as approximate.
+ */
+export const EXACT_TOTAL_LIMIT = 1_000;

@@ -45,6 +45,8 @@ export interface TestAppOptions {
   rateLimitPrefix?: string;
   /** Where logs go; silent by default (TEST_LOG_LEVEL=debug shows them). */
   logger?: Logger;
+  /** Serve the admin app's build from this folder at `/`. */
+  adminDir?: string;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -72,6 +74,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     trustProxy: options.trustProxy,
     redis: options.redis,
     rateLimitPrefix: options.rateLimitPrefix,
+    adminDir: options.adminDir,
     rateLimits: { panel: 100_000, auth: 100_000, client: 100_000, ...options.rateLimits },
   });
   server.on("request", app);

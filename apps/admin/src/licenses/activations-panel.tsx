@@ -1,0 +1,114 @@
+import type { LicenseResponse } from "@licensing/contracts";
+import { LineChart } from "@mantine/charts";
+import { Badge, Button, Paper, Table, Text, Title } from "@mantine/core";
+import { notifications } from "@mantine/notifications";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { errorMessage } from "../lib/errors.ts";
+import { useTRPC } from "../lib/trpc.ts";
+import { formatDate, QueryState } from "../lib/ui.tsx";
+
+export function ActivationsPanel({ license, canWrite }: { license: LicenseResponse; canWrite: boolean }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const activations = useQuery(trpc.activations.list.queryOptions({ id: license.id }));
+  const reset = useMutation(
+    trpc.activations.reset.mutationOptions({
+      onSuccess: async () => {
+        await queryClient.invalidateQueries({ queryKey: trpc.activations.pathKey() });
+        notifications.show({ color: "green", message: "Activation reset: its seat is free" });
+      },
+      onError: (e) => notifications.show({ color: "red", message: errorMessage(e) }),
+    }),
+  );
+  return (
+    <Paper withBorder p="md">
+      <Title order={2} size="h4" mb="sm">
+        Activations
+      </Title>
+      <QueryState query={activations} label="activations" empty="No machine has activated this license yet.">
+        {(list) => (
+          <Table.ScrollContainer minWidth={600}>
+            <Table>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Machine</Table.Th>
+                  <Table.Th>Fingerprint</Table.Th>
+                  <Table.Th>Status</Table.Th>
+                  <Table.Th>Activated</Table.Th>
+                  <Table.Th>Last heartbeat</Table.Th>
+                  {canWrite && <Table.Th>Actions</Table.Th>}
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {list.map((a) => (
+                  <Table.Tr key={a.id}>
+                    <Table.Td>{a.machineName ?? "—"}</Table.Td>
+                    <Table.Td>{a.hwFingerprint ?? "—"}</Table.Td>
+                    <Table.Td>
+                      <Badge color={a.status === "active" ? "green" : "gray"} variant="light">
+                        {a.status}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>{formatDate(a.activatedAt)}</Table.Td>
+                    <Table.Td>{formatDate(a.lastHeartbeatAt)}</Table.Td>
+                    {canWrite && (
+                      <Table.Td>
+                        {a.status === "active" && (
+                          <Button
+                            size="xs"
+                            variant="default"
+                            loading={reset.isPending}
+                            onClick={() => reset.mutate({ id: license.id, activationId: a.id })}
+                          >
+                            Reset
+                          </Button>
+                        )}
+                      </Table.Td>
+                    )}
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </QueryState>
+    </Paper>
+  );
+}
+
+/** Heartbeats per day over the latest records (up to 1,000). */
+export function HeartbeatsChart({ license }: { license: LicenseResponse }) {
+  const trpc = useTRPC();
+  const heartbeats = useQuery(trpc.activations.heartbeats.queryOptions({ id: license.id, limit: 1000 }));
+  return (
+    <Paper withBorder p="md">
+      <Title order={2} size="h4" mb="sm">
+        Heartbeats
+      </Title>
+      <QueryState query={heartbeats} label="heartbeats" empty="No heartbeat received yet.">
+        {(list) => {
+          const perDay = new Map<string, number>();
+          for (const h of list) {
+            const day = h.occurredAt.slice(0, 10);
+            perDay.set(day, (perDay.get(day) ?? 0) + 1);
+          }
+          const data = [...perDay.entries()].sort().map(([day, count]) => ({ day, heartbeats: count }));
+          return (
+            <>
+              <LineChart
+                h={220}
+                data={data}
+                dataKey="day"
+                series={[{ name: "heartbeats", color: "indigo.7" }]}
+                curveType="linear"
+              />
+              <Text size="xs" c="dimmed" mt="xs">
+                {list.length} heartbeat(s), latest {formatDate(list[0]?.occurredAt)}
+              </Text>
+            </>
+          );
+        }}
+      </QueryState>
+    </Paper>
+  );
+}
