@@ -1,4 +1,20 @@
-import { createTheme } from "@mantine/core";
+import { createTheme, Notification, type CSSVariablesResolver } from "@mantine/core";
 
-// Indigo passes WCAG AA contrast for white text on filled buttons; Mantine's default blue does not.
-export const theme = createTheme({ primaryColor: "indigo", primaryShade: 8, defaultRadius: "sm" });
+// Shade 8 of indigo passes WCAG AA contrast for white text on filled buttons; autoContrast picks dark
+// text on light fills (yellow badges).
+export const theme = createTheme({
+  primaryColor: "indigo",
+  primaryShade: 8,
+  autoContrast: true,
+  defaultRadius: "sm",
+  components: {
+    Notification: Notification.extend({ defaultProps: { closeButtonProps: { "aria-label": "Close" } } }),
+  },
+});
+
+/** Mantine's "dimmed" grey is below AA contrast on white; one shade darker passes. */
+export const cssVariablesResolver: CSSVariablesResolver = () => ({
+  variables: {},
+  light: { "--mantine-color-dimmed": "var(--mantine-color-gray-7)" },
+  dark: {},
+});

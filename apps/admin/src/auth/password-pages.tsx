@@ -29,8 +29,8 @@ export function ForgotPasswordPage() {
               label="Email"
               type="email"
               required
-              error={send.error ? errorMessage(send.error) : null}
               {...form.getInputProps("email")}
+              error={send.error ? errorMessage(send.error) : null}
             />
             <Button type="submit" loading={send.isPending}>
               Send the reset link

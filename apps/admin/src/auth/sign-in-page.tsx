@@ -55,8 +55,8 @@ export function SignInPage() {
               autoComplete="one-time-code"
               autoFocus
               required
-              error={error}
               {...second.getInputProps("code")}
+              error={error}
             />
             <Button type="submit" loading={busy}>
               Verify

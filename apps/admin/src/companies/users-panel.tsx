@@ -76,7 +76,6 @@ export function UsersPanel({ company }: { company: CompanyResponse }) {
                     <Table.Td>
                       <Badge
                         color={u.status === "active" ? "green" : u.status === "pending" ? "yellow" : "gray"}
-                        variant="light"
                       >
                         {u.status}
                       </Badge>

@@ -33,7 +33,7 @@ export function LicensePage() {
               title={
                 <>
                   <Code fz="inherit">{l.licenseKey}</Code>{" "}
-                  <Badge color={statusColor[l.status]} variant="light" size="lg">
+                  <Badge color={statusColor[l.status]} size="lg">
                     {l.status}
                   </Badge>
                 </>
@@ -66,7 +66,7 @@ export function LicensePage() {
                 <Button variant="default" onClick={() => setAction("transfer")}>
                   Transfer
                 </Button>
-                <Button color="red" variant="light" onClick={() => setAction("revoke")}>
+                <Button color="red" onClick={() => setAction("revoke")}>
                   Revoke
                 </Button>
               </Group>

@@ -137,9 +137,7 @@ export function LicensesPage() {
                         <Table.Td>{lookups.companyName(l.companyId)}</Table.Td>
                         <Table.Td>{lookups.templateName(l.templateId)}</Table.Td>
                         <Table.Td>
-                          <Badge color={statusColor[l.status]} variant="light">
-                            {l.status}
-                          </Badge>
+                          <Badge color={statusColor[l.status]}>{l.status}</Badge>
                           {l.isTrial && (
                             <Badge ml={4} variant="outline">
                               trial

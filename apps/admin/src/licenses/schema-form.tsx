@@ -55,7 +55,8 @@ export function initialValue(schema: JsonSchema, defaults: JsonValue | undefined
     const out: JsonObject = { ...base };
     for (const [key, child] of Object.entries(schema.properties)) {
       const value = initialValue(child, base[key]);
-      if (value !== undefined) out[key] = value;
+      const empty = typeof value === "object" && value !== null && Object.keys(value).length === 0;
+      if (value !== undefined && !empty) out[key] = value;
     }
     return out;
   }

@@ -49,9 +49,7 @@ export function Shell() {
             <Text size="sm" visibleFrom="sm">
               {me.email}
             </Text>
-            <Badge variant="light" visibleFrom="xs">
-              {me.isOperator ? "operator" : (me.role ?? "no role")}
-            </Badge>
+            <Badge visibleFrom="xs">{me.isOperator ? "operator" : (me.role ?? "no role")}</Badge>
             <Button variant="default" size="xs" onClick={() => void signOut()}>
               Sign out
             </Button>

@@ -52,9 +52,7 @@ export function SigningKeysPanel({ template }: { template: LicenseTemplateRespon
                       <Code>{k.publicKeyHex.slice(0, 16)}…</Code>
                     </Table.Td>
                     <Table.Td>
-                      <Badge color={statusColor[k.status]} variant="light">
-                        {k.status}
-                      </Badge>
+                      <Badge color={statusColor[k.status]}>{k.status}</Badge>
                     </Table.Td>
                     <Table.Td>{formatDate(k.createdAt)}</Table.Td>
                     {can.manageTemplates && (

@@ -35,7 +35,7 @@ export function TemplatePage() {
           <PageHeader
             title={
               <>
-                {t.name} <Badge variant="light">{t.productCode}</Badge>{" "}
+                {t.name} <Badge>{t.productCode}</Badge>{" "}
                 {t.status === "Archived" && <Badge color="gray">Archived</Badge>}
               </>
             }
@@ -126,7 +126,6 @@ function SettingsPanel({ template }: { template: LicenseTemplateResponse }) {
             <Group justify="space-between">
               <Button
                 color="red"
-                variant="light"
                 loading={archive.isPending}
                 onClick={() => archive.mutate({ id: template.id })}
               >

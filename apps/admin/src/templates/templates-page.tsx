@@ -65,9 +65,7 @@ export function TemplatesPage() {
                       <Table.Td>{t.productCode}</Table.Td>
                       <Table.Td>{t.defaultOfflineDays}</Table.Td>
                       <Table.Td>{t.defaultValidityDays}</Table.Td>
-                      <Table.Td>
-                        {t.currentVersionId ? <Badge variant="light">versioned</Badge> : "none yet"}
-                      </Table.Td>
+                      <Table.Td>{t.currentVersionId ? <Badge>versioned</Badge> : "none yet"}</Table.Td>
                     </Table.Tr>
                   ))}
                 </Table.Tbody>

@@ -60,7 +60,7 @@ export function VersionsPanel({ template }: { template: LicenseTemplateResponse 
                 <Accordion.Control>
                   <Group gap="xs">
                     <Text fw={600}>Version {v.version}</Text>
-                    {v.id === template.currentVersionId && <Badge variant="light">current</Badge>}
+                    {v.id === template.currentVersionId && <Badge>current</Badge>}
                     <Text size="sm" c="dimmed">
                       {formatDate(v.createdAt)} {v.changelog ? `· ${v.changelog}` : ""}
                     </Text>
