@@ -67,6 +67,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
       defaultTrialDays: env.LICENSING_DEFAULT_TRIAL_DAYS,
       heartbeatIntervalSeconds: env.LICENSING_HEARTBEAT_INTERVAL_SECONDS,
     },
+    analytics: { heartbeatRetentionDays: env.HEARTBEAT_RETENTION_DAYS },
   });
   await ensureOperator(deps, env);
 

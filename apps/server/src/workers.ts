@@ -1,4 +1,4 @@
-import { sweepers, type Deps } from "@licensing/core";
+import { analytics, sweepers, type Deps } from "@licensing/core";
 
 export interface Workers {
   /** Stops scheduling and waits for a run in progress to finish. */
@@ -13,6 +13,14 @@ interface Job {
 const jobs: Job[] = [
   { name: "license expiry", run: (deps) => sweepers.sweepExpiredLicenses(deps) },
   { name: "missed heartbeats", run: (deps) => sweepers.detectMissedHeartbeats(deps) },
+  {
+    name: "heartbeat partitions",
+    run: async (deps) => {
+      const { created, dropped } = await analytics.maintainHeartbeatPartitions(deps);
+      return created.length + dropped.length;
+    },
+  },
+  { name: "usage rollup", run: (deps) => analytics.rollupUsage(deps) },
 ];
 
 /**

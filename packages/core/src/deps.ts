@@ -9,7 +9,16 @@ export interface CoreConfig {
   /** Links in mails are built on it, e.g. `${publicBaseUrl}/accept-invite?token=…`. */
   publicBaseUrl: string;
   licensing: LicensingSettings;
+  analytics: AnalyticsSettings;
 }
+
+/** Heartbeat storage (decision 0027). */
+export interface AnalyticsSettings {
+  /** HEARTBEAT_RETENTION_DAYS: heartbeat records older than this are dropped with their month's partition. */
+  heartbeatRetentionDays: number;
+}
+
+export const defaultAnalyticsSettings: AnalyticsSettings = { heartbeatRetentionDays: 400 };
 
 /** Spec §8 limits that the environment may change (ARCHITECTURE.md §4). */
 export interface LicensingSettings {
@@ -55,6 +64,7 @@ export interface DepsOptions {
   masterKey: Buffer;
   smtpUrl?: string | undefined;
   licensing?: Partial<LicensingSettings> | undefined;
+  analytics?: Partial<AnalyticsSettings> | undefined;
 }
 
 /** Builds the dependencies from their parts; the server and the test harness both use it. */
@@ -66,7 +76,11 @@ export function createDeps(options: DepsOptions): Deps {
     telemetryDb: options.telemetryDb ?? db,
     clock,
     logger,
-    config: { publicBaseUrl, licensing: { ...defaultLicensingSettings, ...options.licensing } },
+    config: {
+      publicBaseUrl,
+      licensing: { ...defaultLicensingSettings, ...options.licensing },
+      analytics: { ...defaultAnalyticsSettings, ...options.analytics },
+    },
     secrets: createSecretBox(options.masterKey),
     mailer: createMailer({
       db,
