@@ -6,7 +6,8 @@ export const utcDay = (instant: Date): string => instant.toISOString().slice(0, 
 /** The start (00:00 UTC) of a YYYY-MM-DD day. */
 export const dayStart = (day: string): Date => new Date(`${day}T00:00:00.000Z`);
 
-export const addDays = (day: string, days: number): string => utcDay(new Date(dayStart(day).getTime() + days * DAY));
+export const addDays = (day: string, days: number): string =>
+  utcDay(new Date(dayStart(day).getTime() + days * DAY));
 
 /** Every day from `first` to `last`, both included, ascending. */
 export function daysBetween(first: string, last: string): string[] {

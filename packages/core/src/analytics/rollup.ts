@@ -48,7 +48,10 @@ export async function rollupUsage(deps: Deps): Promise<number> {
       const candidate = addDays(start, CHUNK_DAYS - 1);
       const end = candidate < target ? candidate : target;
       await tx.execute(sql`delete from usage_daily where day between ${start}::date and ${end}::date`);
-      const counts = rawUsage(dayStart(start), dayStart(addDays(end, 1)), { companyIds: null, byCompany: true });
+      const counts = rawUsage(dayStart(start), dayStart(addDays(end, 1)), {
+        companyIds: null,
+        byCompany: true,
+      });
       await tx.execute(sql`
         insert into usage_daily (day, company_id, activations, heartbeats, licenses_issued)
         select r."day"::date, r."companyId", r."activations", r."heartbeats", r."licensesIssued"

@@ -1,5 +1,10 @@
 import { sql } from "drizzle-orm";
-import { USAGE_WINDOW_DAYS, type DailyCount, type UsageQuery, type UsageResponse } from "@licensing/contracts";
+import {
+  USAGE_WINDOW_DAYS,
+  type DailyCount,
+  type UsageQuery,
+  type UsageResponse,
+} from "@licensing/contracts";
 import type { Actor } from "../auth/actor.ts";
 import { DAY } from "../clock.ts";
 import type { Deps } from "../deps.ts";
@@ -54,7 +59,10 @@ export async function getUsage(deps: Deps, actor: Actor, query: UsageQuery): Pro
     }
     const tailFirst = rolled && rolled >= first ? addDays(rolled, 1) : first;
     if (tailFirst <= last) {
-      const tail = rawUsage(dayStart(tailFirst), dayStart(addDays(last, 1)), { companyIds, byCompany: false });
+      const tail = rawUsage(dayStart(tailFirst), dayStart(addDays(last, 1)), {
+        companyIds,
+        byCompany: false,
+      });
       rows.push(...rowsOf<RawUsageRow>(await deps.db.execute(tail)));
     }
     for (const row of rows) byDay.set(row.day, row);

@@ -51,7 +51,13 @@ export async function listAllLicenses(
       .innerJoin(tables.templates, eq(tables.templates.id, l.templateId))
       .where(inArray(l.id, pageIds))
       .orderBy(...newestFirst),
-    boundedTotal(deps.db, deps.db.select({ one: sql`1` }).from(l).where(where)),
+    boundedTotal(
+      deps.db,
+      deps.db
+        .select({ one: sql`1` })
+        .from(l)
+        .where(where),
+    ),
   ]);
   return {
     items: rows.map(({ license, companyName, productCode }) => ({

@@ -23,7 +23,10 @@ export async function listTenants(
 ): Promise<OperatorTenantPage> {
   assertOperator(actor);
   const pattern = query.search ? `%${escapeLike(query.search)}%` : undefined;
-  const where = and(isNull(c.parentId), pattern ? or(ilike(c.name, pattern), ilike(c.slug, pattern)) : undefined);
+  const where = and(
+    isNull(c.parentId),
+    pattern ? or(ilike(c.name, pattern), ilike(c.slug, pattern)) : undefined,
+  );
   const [roots, [total]] = await Promise.all([
     deps.db
       .select()

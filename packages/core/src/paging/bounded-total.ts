@@ -24,7 +24,6 @@ export async function boundedTotal(db: Executor, matching: SQLWrapper): Promise<
   return Math.max(estimate, exact);
 }
 
-
 /** The top node's row estimate of an EXPLAIN (FORMAT JSON) answer (a JSON string or already parsed). */
 function planRows(plan: unknown): number {
   const parsed = (typeof plan === "string" ? JSON.parse(plan) : plan) as Array<{
