@@ -64,7 +64,9 @@ export async function buildUsageWorld(app: TestApp, operator: TestClient): Promi
   const terms = { hwBinding: "none" };
 
   const l1 = await issueLicense(operator, { companyId: alpha, templateId: t1.id }, terms);
+  app.clock.advance(MINUTE);
   const l2 = await issueLicense(operator, { companyId: alphaSub, templateId: t1.id }, terms);
+  app.clock.advance(MINUTE);
   const l3 = await issueLicense(operator, { companyId: beta, templateId: t2.id }, terms);
   const m1 = await activate(l1, "m1");
   const m2 = await activate(l2, "m2");
