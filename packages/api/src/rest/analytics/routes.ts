@@ -16,12 +16,7 @@ export const analyticsRoutes = [
     auth: "authenticated",
     query: UsageQuery,
     response: UsageResponse,
-    errors: [
-      "analytics.invalid_range",
-      "analytics.range_too_large",
-      "auth.company_out_of_scope",
-      "auth.forbidden",
-    ],
+    errors: ["analytics.invalid_range", "analytics.range_too_large", "auth.company_out_of_scope"],
     handler: ({ deps, actor, query }) => analytics.getUsage(deps, actor, query),
   }),
   route({
@@ -32,7 +27,7 @@ export const analyticsRoutes = [
     auth: "authenticated",
     query: DistributionQuery,
     response: DistributionResponse,
-    errors: ["auth.company_out_of_scope", "auth.forbidden"],
+    errors: ["auth.company_out_of_scope"],
     handler: ({ deps, actor, query }) => analytics.getDistribution(deps, actor, query),
   }),
 ];
