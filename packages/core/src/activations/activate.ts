@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { tables, type Db } from "@licensing/db";
-import type { ActivateRequest, ActivateResponse } from "@licensing/contracts";
+import type { ActivateRequest, ActivateResponse, EventData } from "@licensing/contracts";
 import { normalizeLicenseKey } from "../crypto/license-key.ts";
 import { isDeadlock, isUniqueViolation } from "../db-errors.ts";
 import type { Deps, RequestInfo } from "../deps.ts";
@@ -179,7 +179,7 @@ async function activateOnce(
           hwFingerprint: fingerprint,
           machineName,
           clientIp: request.ip,
-        }),
+        } satisfies Omit<EventData<"license.activated">, "licenseId">),
         auditMeta: JSON.stringify({ hwFingerprint: fingerprint, machineName }),
       });
     } catch (error) {
