@@ -11,3 +11,4 @@ export * from "./licenses.ts";
 export * from "./client.ts";
 export * from "./operator-console.ts";
 export * from "./analytics.ts";
+export * from "./events.ts";
