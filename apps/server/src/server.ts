@@ -14,6 +14,8 @@ import { startWorkers } from "./workers.ts";
 export interface RunningServer {
   url: string;
   deps: Deps;
+  /** Runs the sweepers (license expiry, missed heartbeats) once now: for a clock that jumps. */
+  sweep(): Promise<void>;
   /** Stops accepting, lets in-flight requests finish, then closes the pool and Redis. */
   close(): Promise<void>;
 }
@@ -95,6 +97,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
   return {
     url: `http://127.0.0.1:${port}`,
     deps,
+    sweep: workers.runNow,
     async close() {
       await closeHttp(server);
       await workers.stop();

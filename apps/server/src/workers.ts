@@ -1,6 +1,8 @@
 import { sweepers, type Deps } from "@licensing/core";
 
 export interface Workers {
+  /** Runs every job once now, after the run in progress (a virtual clock moved: the QA simulator). */
+  runNow(): Promise<void>;
   /** Stops scheduling and waits for a run in progress to finish. */
   stop(): Promise<void>;
 }
@@ -22,25 +24,24 @@ const jobs: Job[] = [
 export function startWorkers(deps: Deps, intervalMs: number): Workers {
   let current: Promise<void> = Promise.resolve();
   let stopped = false;
-  const tick = () => {
-    current = (async () => {
-      for (const job of jobs) {
-        if (stopped) return;
-        try {
-          const count = await job.run(deps);
-          if (count > 0) deps.logger.info({ job: job.name, count }, "sweeper run");
-        } catch (err) {
-          deps.logger.error({ err, job: job.name }, "sweeper failed; retrying next interval");
-        }
+  const runJobs = async () => {
+    for (const job of jobs) {
+      if (stopped) return;
+      try {
+        const count = await job.run(deps);
+        if (count > 0) deps.logger.info({ job: job.name, count }, "sweeper run");
+      } catch (err) {
+        deps.logger.error({ err, job: job.name }, "sweeper failed; retrying next interval");
       }
-    })();
+    }
   };
-  const timer = setInterval(() => {
-    void current.then(tick);
-  }, intervalMs);
+  // Runs queue behind each other, so two never overlap.
+  const tick = () => (current = current.then(runJobs));
+  const timer = setInterval(() => void tick(), intervalMs);
   timer.unref();
-  tick();
+  void tick();
   return {
+    runNow: tick,
     async stop() {
       stopped = true;
       clearInterval(timer);
