@@ -2,14 +2,11 @@ import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { Backend } from "./backend/backend.ts";
-import { startLocalServer } from "./backend/local.ts";
 import { SimulatorError } from "./backend/panel-api.ts";
-import { connectRemoteServer } from "./backend/remote.ts";
 import { helpText } from "./help.ts";
 import { htmlReport } from "./output/html-report.ts";
 import { jsonReport } from "./output/json.ts";
 import { formatScenario, formatSummary } from "./output/text.ts";
-import { runScenario } from "./runner/run-scenario.ts";
 import type { ScenarioResult } from "./runner/timeline.ts";
 import { parseScenario, ScenarioError, type Scenario } from "./scenario/parse.ts";
 
@@ -88,26 +85,29 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     const scenarios: Scenario[] = [];
     for (const file of files) scenarios.push(parseScenario(await readFile(file, "utf8"), file));
 
+    // Loaded only to run: --help and a bad command line answer without starting the server's modules.
+    const [{ startLocalServer }, { connectRemoteServer }, { runScenario }] = await Promise.all([
+      import("./backend/local.ts"),
+      import("./backend/remote.ts"),
+      import("./runner/run-scenario.ts"),
+    ]);
     const colour = !values["no-color"] && io.isTty && !io.env.NO_COLOR && !values.json;
-    const remote = serverUrl
+    const backend: Backend = serverUrl
       ? await connectRemoteServer({ url: serverUrl, token: values.token!, templateId: values["template-id"] })
-      : null;
+      : await startLocalServer();
     const results: ScenarioResult[] = [];
-    for (const scenario of scenarios) {
-      const backend: Backend =
-        remote ??
-        (await startLocalServer({
+    try {
+      for (const scenario of scenarios) {
+        backend.prepare({
           start: scenario.start,
           heartbeatIntervalSeconds: Math.round(scenario.heartbeatInterval / 1000),
-          offlineDays: scenario.license.offlineDays,
-        }));
-      try {
+        });
         const result = await runScenario(scenario, backend);
         results.push(result);
         if (!values.json) io.stdout(`${formatScenario(result, colour)}\n\n`);
-      } finally {
-        if (!remote) await backend.close();
       }
+    } finally {
+      await backend.close();
     }
     if (values.json) io.stdout(`${JSON.stringify(jsonReport(results), null, 2)}\n`);
     else io.stdout(`${formatSummary(results, colour)}\n`);

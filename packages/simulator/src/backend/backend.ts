@@ -18,6 +18,11 @@ export type Rebind = { fingerprint: string | null; binding: "none" | "fixed" | "
 export interface Backend {
   readonly kind: "local" | "remote";
   readonly url: string;
+  /**
+   * Sets the server up for the next scenario: the in-process server's clock goes to `start` and its
+   * heartbeat interval to the scenario's; a deployed server keeps its own (its clock is real).
+   */
+  prepare(scenario: { start: number; heartbeatIntervalSeconds: number }): void;
   /** The server's time now (epoch ms). */
   serverNow(): number;
   /** Moves the server's clock (local only). */

@@ -8,10 +8,6 @@ import { LicenseActions, type Backend } from "./backend.ts";
 import { PanelApi } from "./panel-api.ts";
 
 export interface LocalServerOptions {
-  /** The shared clock's first reading (epoch ms). */
-  start: number;
-  heartbeatIntervalSeconds: number;
-  offlineDays: number;
   /** The server's log (default silent). */
   logger?: Logger;
 }
@@ -24,14 +20,14 @@ const NEVER_MS = 2 ** 31 - 1;
  * The real server in this process, composed as `apps/server` composes it (`startServer`), on an in-memory
  * PGlite, with a manual clock that the simulator moves: its `Deps.clock`, so the API, the markers and the
  * sweepers all read it. Then an operator makes a template and a company, and an Admin token for it.
+ * Scenarios run on it one after another, each from `prepare`.
  */
-export async function startLocalServer(options: LocalServerOptions): Promise<Backend> {
-  const clock = createManualClock(new Date(options.start));
+export async function startLocalServer(options: LocalServerOptions = {}): Promise<Backend> {
+  const clock = createManualClock();
   const database = createDatabase();
   const env = parseEnv({
     PORT: "0",
     LICENSING_MASTER_KEY: randomBytes(32).toString("base64"),
-    LICENSING_HEARTBEAT_INTERVAL_SECONDS: String(options.heartbeatIntervalSeconds),
     BOOTSTRAP_OPERATOR_EMAIL: OPERATOR.email,
     BOOTSTRAP_OPERATOR_PASSWORD: OPERATOR.password,
     // A month of heartbeats passes in a second of real time: the per-minute limits would refuse them.
@@ -52,7 +48,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Bac
     const template = await operator.post<{ id: string }>("/templates", {
       name: "Simulated product",
       productCode: "SIM-PRODUCT",
-      defaultOfflineDays: options.offlineDays,
+      defaultOfflineDays: 7,
       defaultValidityDays: 365,
     });
     const company = await operator.post<{ id: string }>("/companies", {
@@ -67,6 +63,13 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Bac
     return {
       kind: "local",
       url: server.url,
+      prepare({ start, heartbeatIntervalSeconds }) {
+        // One server serves the scenarios of a run one after another (a PGlite takes seconds to start):
+        // each issues its own license, and the clock starts again at the scenario's start. The interval is
+        // read from the config on every activation, so setting it here is what the environment would do.
+        clock.set(new Date(start));
+        server.deps.config.licensing.heartbeatIntervalSeconds = heartbeatIntervalSeconds;
+      },
       serverNow: () => clock.now().getTime(),
       advanceServer: (ms) => clock.advance(ms),
       sweep: () => server.sweep(),

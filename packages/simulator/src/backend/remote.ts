@@ -31,6 +31,7 @@ export async function connectRemoteServer(options: RemoteServerOptions): Promise
   return {
     kind: "remote",
     url,
+    prepare: () => {},
     serverNow: () => Date.now(),
     advanceServer: () => {
       throw localOnly("Moving the server's clock");

@@ -211,6 +211,11 @@ export class ScenarioRun {
       case "download-license":
         await writeFile(this.licensePath, await this.backend.licenses.download(this.license.id));
         return ok(this.client ? "read at the next start" : null);
+      case "delete-license":
+        await rm(this.licensePath, { force: true });
+        return ok();
+      case "corrupt-license":
+        return ok(await this.corruptLicense());
       case "delete-marker":
         await rm(cachePaths(this.licensePath).marker, { force: true });
         return ok();
@@ -320,20 +325,31 @@ export class ScenarioRun {
     await this.backend.sweep();
   }
 
+  private async readCached(path: string, what: string): Promise<string> {
+    try {
+      return (await readFile(path, "utf8")).trim();
+    } catch {
+      throw new SimulatorError("simulator.step", `there is no ${what} to corrupt`);
+    }
+  }
+
   private async corruptMarker(): Promise<string> {
     const path = cachePaths(this.licensePath).marker;
-    let text: string;
-    try {
-      text = (await readFile(path, "utf8")).trim();
-    } catch {
-      throw new SimulatorError("simulator.step", "there is no cached marker to corrupt");
-    }
-    // Flips the signature's first character: the text stays well-formed, the signature no longer verifies.
-    const dot = text.indexOf(".");
-    const at = dot + 1;
-    const flipped = text[at] === "A" ? "B" : "A";
-    await writeFile(path, text.slice(0, at) + flipped + text.slice(at + 1));
+    await writeFile(path, damageSignature(await this.readCached(path, "cached marker")));
     return "signature damaged; read at the next start";
+  }
+
+  private async corruptLicense(): Promise<string> {
+    const text = await this.readCached(this.licensePath, "license file");
+    let damaged: string;
+    try {
+      const envelope = JSON.parse(text) as { token: string };
+      damaged = JSON.stringify({ ...envelope, token: damageSignature(envelope.token) });
+    } catch {
+      damaged = damageSignature(text); // a bare token
+    }
+    await writeFile(this.licensePath, damaged);
+    return "token signature damaged; read at the next start";
   }
 
   private record(
@@ -363,6 +379,15 @@ export class ScenarioRun {
       requests,
     });
   }
+}
+
+/**
+ * Flips the first character of the last dot-separated segment (the signature of a marker or a JWS): the
+ * text stays well-formed, the signature no longer verifies.
+ */
+function damageSignature(text: string): string {
+  const at = text.lastIndexOf(".") + 1;
+  return text.slice(0, at) + (text[at] === "A" ? "B" : "A") + text.slice(at + 1);
 }
 
 /** Runs one scenario; the backend is the caller's (opened and closed around it). */

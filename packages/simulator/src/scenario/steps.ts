@@ -35,6 +35,8 @@ export type Step =
   | { kind: "rebind"; fingerprint: string | null; binding: "none" | "fixed" | "firstActivation" | null }
   | { kind: "transfer" }
   | { kind: "download-license" }
+  | { kind: "delete-license" }
+  | { kind: "corrupt-license" }
   | { kind: "delete-marker" }
   | { kind: "corrupt-marker" }
   | { kind: "sweep" }
@@ -294,6 +296,20 @@ export const STEP_SPECS: StepSpec[] = [
       "The customer downloads the license file again (after a rebind or transfer); read at the next start.",
     remote: "ok",
     parse: noArgs({ kind: "download-license" }),
+  },
+  {
+    name: "delete-license",
+    usage: "delete-license",
+    summary: "Deletes the license file (rule 6); read at the next start.",
+    remote: "ok",
+    parse: noArgs({ kind: "delete-license" }),
+  },
+  {
+    name: "corrupt-license",
+    usage: "corrupt-license",
+    summary: "Damages the license token's signature in the file (rule 6); read at the next start.",
+    remote: "ok",
+    parse: noArgs({ kind: "corrupt-license" }),
   },
   {
     name: "delete-marker",
