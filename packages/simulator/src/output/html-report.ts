@@ -18,27 +18,32 @@ interface Band {
   status: LicenseStatus | null;
 }
 
-/** The client's status over scenario time: each event's status holds until the next event. */
-export function statusBands(result: ScenarioResult): Band[] {
-  const end = Math.max(0, ...result.events.map((e) => e.elapsed));
+/**
+ * The client's status over scenario time: each event's status holds until the next change. The view runs
+ * a little past the last event, so the final status shows (also in a scenario that takes no time).
+ */
+export function statusBands(result: ScenarioResult): { bands: Band[]; last: number; end: number } {
+  const last = Math.max(0, ...result.events.map((e) => e.elapsed));
+  const end = last + Math.max(1, Math.round(last * 0.04));
   const bands: Band[] = [];
   for (const event of result.events) {
-    const last = bands.at(-1);
-    if (last && last.status === event.status) continue;
-    if (last) last.to = event.elapsed;
+    const previous = bands.at(-1);
+    if (previous && previous.status === event.status) continue;
+    if (previous) previous.to = event.elapsed;
     bands.push({ from: event.elapsed, to: end, status: event.status });
   }
-  return bands.filter((b) => b.to > b.from || bands.length === 1);
+  return { bands: bands.filter((b) => b.to > b.from), last, end };
 }
 
 function timelineSvg(result: ScenarioResult): string {
-  const end = Math.max(1, ...result.events.map((e) => e.elapsed));
+  const { bands, last, end } = statusBands(result);
   const x = (elapsed: number) => ((elapsed / end) * WIDTH).toFixed(2);
-  const bands = statusBands(result)
+  const rects = bands
     .map((band) => {
       const colour = band.status ? STATUS_COLOURS[band.status].css : "#e5e7eb";
       const width = Math.max(1, ((band.to - band.from) / end) * WIDTH).toFixed(2);
-      const label = `${band.status ?? "not running"}: ${formatElapsed(band.from)} → ${formatElapsed(band.to)}`;
+      const until = band.to === end ? "end" : formatElapsed(band.to);
+      const label = `${band.status ?? "not running"}: ${formatElapsed(band.from)} → ${until}`;
       return `<rect x="${x(band.from)}" y="${BAND_Y}" width="${width}" height="${BAND_HEIGHT}" fill="${colour}"><title>${escape(label)}</title></rect>`;
     })
     .join("");
@@ -51,8 +56,8 @@ function timelineSvg(result: ScenarioResult): string {
       return `<g><line x1="${x(e.elapsed)}" x2="${x(e.elapsed)}" y1="4" y2="${BAND_Y + BAND_HEIGHT + 4}" stroke="${colour}" stroke-width="${bad ? 3 : 1}"/>${bad ? `<circle cx="${x(e.elapsed)}" cy="8" r="5" fill="${colour}"/>` : ""}<title>${escape(title)}</title></g>`;
     })
     .join("");
-  const axis = `<text x="0" y="${BAND_Y + BAND_HEIGHT + 18}">${escape(formatTime(result.startedAt))}</text><text x="${WIDTH}" y="${BAND_Y + BAND_HEIGHT + 18}" text-anchor="end">${escape(`${formatTime(result.endedAt)} (${formatElapsed(end)})`)}</text>`;
-  return `<svg viewBox="0 0 ${WIDTH} ${BAND_Y + BAND_HEIGHT + 24}" role="img" aria-label="Status over time">${bands}${ticks}${axis}</svg>`;
+  const axis = `<text x="0" y="${BAND_Y + BAND_HEIGHT + 18}">${escape(formatTime(result.startedAt))}</text><text x="${WIDTH}" y="${BAND_Y + BAND_HEIGHT + 18}" text-anchor="end">${escape(`${formatTime(result.endedAt)} (${formatElapsed(last)})`)}</text>`;
+  return `<svg viewBox="0 0 ${WIDTH} ${BAND_Y + BAND_HEIGHT + 24}" role="img" aria-label="Status over time">${rects}${ticks}${axis}</svg>`;
 }
 
 function eventRow(event: TimelineEvent): string {
