@@ -27,7 +27,7 @@ export interface Backend {
   serverNow(): number;
   /** Moves the server's clock (local only). */
   advanceServer(ms: number): void;
-  /** Runs the server's sweepers once (local only). */
+  /** Runs the server's background jobs once: the sweepers and the purge (local only). */
   sweep(): Promise<void>;
   readonly licenses: LicenseActions;
   close(): Promise<void>;

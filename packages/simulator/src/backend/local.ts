@@ -3,6 +3,7 @@ import { createManualClock } from "@licensing/core";
 import { createDatabase } from "@licensing/db";
 import { startServer } from "@licensing/server";
 import { parseEnv } from "@licensing/server/env";
+import { serverJobs } from "@licensing/server/jobs";
 import { pino, type Logger } from "pino";
 import { LicenseActions, type Backend } from "./backend.ts";
 import { PanelApi } from "./panel-api.ts";
@@ -13,8 +14,10 @@ export interface LocalServerOptions {
 }
 
 const OPERATOR = { email: "sim-operator@example.com", password: randomBytes(12).toString("base64url") };
-// A timer this long never fires in a run: the simulator runs the sweepers itself as its clock moves.
+// A timer this long never fires in a run: the simulator runs the server's jobs itself as its clock moves.
 const NEVER_MS = 2 ** 31 - 1;
+/** The jobs every server runs (expiry and silence sweepers, idempotency purge), run by the simulator. */
+const JOBS = serverJobs({ sweepIntervalMs: NEVER_MS, idempotencyPurgeIntervalMs: NEVER_MS });
 
 /**
  * The real server in this process, composed as `apps/server` composes it (`startServer`), on an in-memory
@@ -72,7 +75,9 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       },
       serverNow: () => clock.now().getTime(),
       advanceServer: (ms) => clock.advance(ms),
-      sweep: () => server.sweep(),
+      async sweep() {
+        for (const job of JOBS) await job.handler(server.deps);
+      },
       licenses: new LicenseActions(admin, company.id, template.id),
       async close() {
         await server.close();

@@ -329,7 +329,7 @@ export const STEP_SPECS: StepSpec[] = [
     name: "sweep",
     usage: "sweep",
     summary:
-      "Runs the server's sweepers now (license expiry, missed heartbeats). `advance` already runs them once a virtual minute.",
+      "Runs the server's background jobs now (license expiry and missed-heartbeat sweepers, idempotency purge). `advance` already runs them once a virtual hour and at its end.",
     remote: "refused",
     parse: noArgs({ kind: "sweep" }),
   },
