@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { readFile, writeFile } from "node:fs/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { LicenseView } from "../shared/bridge.ts";
 import { startDesktopTestServer, type DesktopTestServer } from "../testing/server.ts";
 
@@ -157,6 +157,19 @@ describe("status pushed to the renderer, and the QA levers", () => {
     await session.setNetwork("online");
     expect(await session.heartbeat()).toEqual({ ok: true });
     expect(pushed.at(-1)).toMatchObject({ status: "Active", connection: { lastError: null } });
+  });
+
+  it("time passing on its own (no action) pushes the change: the refresh re-reads the status", async () => {
+    const { path } = await server.licenseFile();
+    const session = await server.session({ refreshIntervalMs: 20 });
+    await session.installFile(path);
+    await session.setNetwork("offline");
+    const pushed: LicenseView[] = [];
+    session.onView((view) => pushed.push(view));
+    // The real clock under the QA offset moves (here: the server's manual clock the session reads).
+    server.app.clock.advance(7 * DAY + HOUR);
+    await vi.waitFor(() => expect(pushed.at(-1)?.status).toBe("GracePeriod"), { timeout: 5000 });
+    expect(pushed.at(-1)!.qa.clockOffsetMs).toBe(0);
   });
 
   it("server errors: a check-in fails with the 503 and the license stays Active on its marker", async () => {
