@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CHANNELS, NETWORK_MODES, type ActionResult, type ScenarioRun } from "../shared/bridge.ts";
-import type { LicenseSession } from "./license-session.ts";
+import { QA_DISABLED, type LicenseSession } from "./license-session.ts";
 
 /** What `ipcMain` offers that the bridge needs (Electron's, or a test's). */
 export interface IpcHandlers {
@@ -51,5 +51,9 @@ export function registerIpc(ipc: IpcHandlers, session: LicenseSession, services:
   );
   ipc.handle(CHANNELS.qaResetClock, () => session.resetClock());
   ipc.handle(CHANNELS.qaRestart, () => session.restart());
-  ipc.handle(CHANNELS.qaRunScenario, () => services.runScenario());
+  ipc.handle(CHANNELS.qaRunScenario, (): Promise<ScenarioRun | null> =>
+    session.qaEnabled
+      ? services.runScenario()
+      : Promise.resolve({ name: "", passed: false, entries: [], error: QA_DISABLED }),
+  );
 }

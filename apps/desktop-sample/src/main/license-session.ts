@@ -50,6 +50,11 @@ export interface LicenseSessionOptions {
 
 const MAX_CLOCK_STEP_MS = 400 * 86_400_000;
 
+export const QA_DISABLED = {
+  code: "qa.disabled",
+  message: "The QA panel is off: start the app with --qa or LICENSING_QA=1",
+} as const;
+
 /**
  * The main process's license logic, free of Electron: installs a license file, runs the SDK's
  * `LicenseClient` over it, turns its state into the renderer's `LicenseView` and pushes every change.
@@ -263,13 +268,13 @@ export class LicenseSession {
     return this.client;
   }
 
+  /** Whether the QA levers work (`--qa` or `LICENSING_QA=1`). */
+  get qaEnabled(): boolean {
+    return this.options.qa;
+  }
+
   private requireQa() {
-    if (!this.options.qa) {
-      throw new DesktopActionError(
-        "qa.disabled",
-        "The QA panel is off: start the app with --qa or LICENSING_QA=1",
-      );
-    }
+    if (!this.options.qa) throw new DesktopActionError(QA_DISABLED.code, QA_DISABLED.message);
   }
 
   private unreachable(client: LicenseClient) {

@@ -9,7 +9,7 @@ import { CHANNELS } from "../shared/bridge.ts";
 import { desktopConfig } from "./config.ts";
 import { registerIpc } from "./ipc.ts";
 import { LicenseSession } from "./license-session.ts";
-import { runScenarioFile } from "./scenario-runner.ts";
+import { locateSimulator, runScenarioFile } from "./scenario-runner.ts";
 import { APP_WINDOWS, CONTENT_SECURITY_POLICY, isAllowedNavigation } from "./window-security.ts";
 
 const config = desktopConfig(process.argv, process.env);
@@ -62,11 +62,11 @@ async function start() {
     async runScenario() {
       const chosen = await dialog.showOpenDialog(window, {
         title: "Run a simulator scenario",
-        filters: [{ name: "Scenario", extensions: ["scenario", "txt", "yaml", "yml", "json"] }],
+        filters: [{ name: "licensing-sim scenario", extensions: ["yaml", "yml"] }],
         properties: ["openFile"],
       });
       const path = chosen.canceled ? undefined : chosen.filePaths[0];
-      return path ? runScenarioFile(path, { serverUrl: config.serverUrl }) : null;
+      return path ? runScenarioFile(path, { simulatorBin: locateSimulator(__dirname) }) : null;
     },
   });
   const unsubscribe = running.onView((view) => {

@@ -15,7 +15,7 @@ import { useState } from "react";
 import type { LicenseView, NetworkMode, ScenarioRun } from "../shared/bridge.ts";
 import { bridge } from "./bridge.ts";
 import { ErrorAlert } from "./ErrorAlert.tsx";
-import { formatDate, formatOffset } from "./format.ts";
+import { formatDate, formatElapsed, formatOffset } from "./format.ts";
 import { STATUS_COLORS } from "./StatusCard.tsx";
 import { useAction } from "./use-action.ts";
 
@@ -151,7 +151,7 @@ function ScenarioTimeline({ run }: { run: ScenarioRun }) {
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Line</Table.Th>
-              <Table.Th>Time</Table.Th>
+              <Table.Th>Scenario time</Table.Th>
               <Table.Th>Step</Table.Th>
               <Table.Th>Status</Table.Th>
               <Table.Th>Result</Table.Th>
@@ -159,9 +159,9 @@ function ScenarioTimeline({ run }: { run: ScenarioRun }) {
           </Table.Thead>
           <Table.Tbody>
             {run.entries.map((entry, index) => (
-              <Table.Tr key={index}>
+              <Table.Tr key={index} fs={entry.kind === "transition" ? "italic" : undefined}>
                 <Table.Td>{entry.line ?? ""}</Table.Td>
-                <Table.Td>{formatDate(entry.at)}</Table.Td>
+                <Table.Td title={formatDate(entry.at)}>{formatElapsed(entry.elapsedMs)}</Table.Td>
                 <Table.Td>
                   <code>{entry.step}</code>
                 </Table.Td>

@@ -26,3 +26,6 @@ export function formatOffset(ms: number): string {
   const minutes = Math.round((ms % HOUR) / 60_000);
   return `+${[days && `${days} d`, hours && `${hours} h`, minutes && `${minutes} min`].filter(Boolean).join(" ")}`;
 }
+
+/** Scenario time since the start: `0`, `+15 min`, `+7 d 1 h`. */
+export const formatElapsed = (ms: number) => (ms === 0 ? "0" : formatOffset(ms));

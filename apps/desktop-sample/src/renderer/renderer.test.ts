@@ -267,26 +267,39 @@ describe("the QA panel", () => {
       passed: true,
       error: null,
       entries: [
+        { kind: "setup", line: null, step: "issue and download the license", elapsedMs: 0 },
         {
-          line: 3,
+          kind: "step",
+          line: 9,
           step: "start",
-          at: views.active.at,
+          elapsedMs: 0,
           status: "Active",
-          ok: true,
           detail: "initialize() → true",
         },
-        { line: 4, step: "offline", at: views.active.at, status: "Active", ok: true, detail: null },
-        { line: 5, step: "advance 7d1h", at: views.grace.at, status: "GracePeriod", ok: true, detail: null },
+        { kind: "step", line: 10, step: "offline", elapsedMs: 0, status: "Active" },
+        { kind: "step", line: 11, step: "advance 7d1h", elapsedMs: 7 * DAY + HOUR, status: "GracePeriod" },
         {
-          line: 6,
-          step: "expect status GracePeriod",
-          at: views.grace.at,
+          kind: "transition",
+          line: null,
+          step: "Active → GracePeriod",
+          elapsedMs: 7 * DAY,
           status: "GracePeriod",
-          ok: true,
-          detail: null,
         },
-        { line: 7, step: "advance 1d", at: views.expired.at, status: "Expired", ok: true, detail: null },
-      ],
+        {
+          kind: "step",
+          line: 12,
+          step: "expect status GracePeriod",
+          elapsedMs: 7 * DAY + HOUR,
+          status: "GracePeriod",
+        },
+        { kind: "step", line: 13, step: "advance 1d", elapsedMs: 8 * DAY + HOUR, status: "Expired" },
+      ].map((entry) => ({
+        status: null,
+        detail: null,
+        ok: true,
+        at: views.active.at + entry.elapsedMs,
+        ...entry,
+      })) as ScenarioRun["entries"],
     };
     const page = await open(withQa(views.active), { answers: { "qa.runScenario": timeline } });
     const panel = page.getByTestId("qa-panel");
@@ -316,9 +329,9 @@ describe("the QA panel", () => {
       { method: "qa.runScenario", args: [] },
     ]);
     const rows = page.getByTestId("scenario-timeline").locator("tbody tr");
-    expect(await rows.count()).toBe(5);
-    expect(await rows.nth(2).textContent()).toContain("advance 7d1h");
-    expect(await rows.nth(2).textContent()).toContain("GracePeriod");
+    expect(await rows.count()).toBe(7);
+    expect(await rows.nth(3).textContent()).toBe("11+7 d 1 hadvance 7d1hGracePeriodok");
+    expect(await rows.nth(4).textContent()).toContain("Active → GracePeriod");
     expect(await page.getByTestId("scenario-timeline").textContent()).toContain("passed");
 
     // The main process answers with the new state: offline, clock moved.

@@ -68,17 +68,23 @@ export interface DesktopError {
 export type ActionResult = { ok: true } | { ok: false; error: DesktopError };
 
 export interface ScenarioTimelineEntry {
-  /** The scenario file's line number of the step. */
-  line: number;
+  /** A step of the file, the set-up before it, or a status change while time passed. */
+  kind: "setup" | "step" | "transition";
+  /** The scenario file's line of the step; null for set-up and transitions. */
+  line: number | null;
   step: string;
-  /** Virtual time of the step (epoch ms). */
+  /** Scenario time since the start (ms of the simulator's virtual clock). */
+  elapsedMs: number;
+  /** The virtual time of the row (epoch ms). */
   at: number;
+  /** The client's status afterwards; null while no application runs. */
   status: LicenseStatus | null;
   ok: boolean;
   detail: string | null;
 }
 
 export interface ScenarioRun {
+  /** The scenario's name (its file's `name:`), or the file name when it could not be read. */
   name: string;
   passed: boolean;
   entries: ScenarioTimelineEntry[];
