@@ -45,10 +45,14 @@ export interface TestAppOptions {
   rateLimitPrefix?: string;
   /** Where logs go; silent by default (TEST_LOG_LEVEL=debug shows them). */
   logger?: Logger;
+  /** Another app's database, to run a second app over the same data (left open on close). */
+  database?: TestDatabase;
+  /** The master key sealing signing keys; apps sharing a database need the same one. */
+  masterKey?: Buffer;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
+  const database = options.database ?? (await createTestDatabase());
   const smtp = await startSmtpReceiver();
   const clock = createManualClock(new Date());
   const logger = options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
@@ -61,7 +65,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     clock,
     logger,
     publicBaseUrl: options.publicBaseUrl ?? url,
-    masterKey: randomBytes(32),
+    masterKey: options.masterKey ?? randomBytes(32),
     smtpUrl: smtp.url,
   });
   await bootstrapOperator(deps, OPERATOR);
@@ -92,7 +96,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       await new Promise((resolve) => server.close(resolve));
       await deps.mailer.idle();
       await smtp.close();
-      await database.dispose();
+      if (!options.database) await database.dispose();
     },
   };
 }
