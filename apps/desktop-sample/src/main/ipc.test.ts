@@ -8,7 +8,10 @@ import { LicenseSession } from "./license-session.ts";
 
 type Handler = (event: unknown, ...args: unknown[]) => unknown;
 const handlers = new Map<string, Handler>();
-const invoke = (channel: string, ...args: unknown[]) => Promise.resolve(handlers.get(channel)!({}, ...args));
+const APP_PAGE = "file:///opt/acme/resources/app.asar/dist/renderer/index.html";
+const fromApp = { senderFrame: { url: `${APP_PAGE}#status` } };
+const invoke = (channel: string, ...args: unknown[]) =>
+  Promise.resolve(handlers.get(channel)!(fromApp, ...args));
 const chosen: string[] = [];
 let dir: string;
 let session: LicenseSession;
@@ -22,10 +25,15 @@ beforeAll(async () => {
     publicKey: null,
     qa: true,
   });
-  registerIpc({ handle: (channel, listener) => void handlers.set(channel, listener) }, session, {
-    chooseLicenseFile: async () => chosen.shift() ?? null,
-    runScenario: async () => null,
-  });
+  registerIpc(
+    { handle: (channel, listener) => void handlers.set(channel, listener) },
+    session,
+    {
+      chooseLicenseFile: async () => chosen.shift() ?? null,
+      runScenario: async () => null,
+    },
+    APP_PAGE,
+  );
 });
 afterAll(async () => {
   await session.close();
@@ -50,6 +58,13 @@ describe("the IPC handlers", () => {
     expect(session.view().qa).toEqual({ enabled: true, network: "online", clockOffsetMs: 0 });
   });
 
+  it("refuse a message from any frame but the app's page", async () => {
+    for (const event of [{ senderFrame: { url: "https://evil.example/" } }, { senderFrame: null }, {}]) {
+      expect(() => handlers.get(CHANNELS.qaSetNetwork)!(event, "offline")).toThrow(/not the app's page/);
+    }
+    expect(session.view().qa.network).toBe("online");
+  });
+
   it("a cancelled file dialog changes nothing; a chosen path goes to the session", async () => {
     expect(await invoke(CHANNELS.chooseLicenseFile)).toEqual({ ok: true });
     chosen.push(join(dir, "missing.lic"));
@@ -58,5 +73,34 @@ describe("the IPC handlers", () => {
       error: { code: "license.file_missing" },
     });
     expect(await invoke(CHANNELS.getView)).toMatchObject({ phase: "first-run" });
+  });
+});
+
+describe("with QA off", () => {
+  it("a scenario run is refused before any dialog opens", async () => {
+    const off = await LicenseSession.open({
+      dataDir: dir,
+      serverUrl: "http://127.0.0.1:9",
+      publicKey: null,
+      qa: false,
+    });
+    const offHandlers = new Map<string, Handler>();
+    let dialogs = 0;
+    const services = {
+      chooseLicenseFile: async () => null,
+      runScenario: async () => (dialogs++, null),
+    };
+    registerIpc(
+      { handle: (channel, listener) => void offHandlers.set(channel, listener) },
+      off,
+      services,
+      APP_PAGE,
+    );
+    expect(await offHandlers.get(CHANNELS.qaRunScenario)!(fromApp)).toMatchObject({
+      passed: false,
+      error: { code: "qa.disabled" },
+    });
+    expect(dialogs).toBe(0);
+    await off.close();
   });
 });

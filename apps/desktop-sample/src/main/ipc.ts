@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CHANNELS, NETWORK_MODES, type ActionResult, type ScenarioRun } from "../shared/bridge.ts";
 import { QA_DISABLED, type LicenseSession } from "./license-session.ts";
+import { isAllowedNavigation } from "./window-security.ts";
 
 /** What `ipcMain` offers that the bridge needs (Electron's, or a test's). */
 export interface IpcHandlers {
@@ -31,8 +32,30 @@ function parsed<T>(schema: z.ZodType<T>, value: unknown, then: (value: T) => Pro
   return then(result.data);
 }
 
-/** Maps each bridge channel to the session: one line each, no logic. */
-export function registerIpc(ipc: IpcHandlers, session: LicenseSession, services: MainProcessServices) {
+/** The frame an IPC message came from (Electron's `event.senderFrame`). */
+const senderUrl = (event: unknown) =>
+  (event as { senderFrame?: { url?: unknown } | null } | null)?.senderFrame?.url;
+
+/**
+ * Maps each bridge channel to the session: one line each, no logic. Only the app's own page may call
+ * (`appPage`); a message from any other frame gets an error and reaches nothing.
+ */
+export function registerIpc(
+  ipcMain: IpcHandlers,
+  session: LicenseSession,
+  services: MainProcessServices,
+  appPage: string,
+) {
+  const ipc: IpcHandlers = {
+    handle: (channel, listener) =>
+      ipcMain.handle(channel, (event, ...args) => {
+        const url = senderUrl(event);
+        if (typeof url !== "string" || !isAllowedNavigation(url, appPage)) {
+          throw new Error(`Refused ${channel} from a frame that is not the app's page`);
+        }
+        return listener(event, ...args);
+      }),
+  };
   ipc.handle(CHANNELS.getView, () => session.view());
   ipc.handle(CHANNELS.chooseLicenseFile, async (): Promise<ActionResult> => {
     const path = await services.chooseLicenseFile();

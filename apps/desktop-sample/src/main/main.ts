@@ -50,25 +50,30 @@ async function start() {
   });
   const window = new BrowserWindow(APP_WINDOWS.main(join(__dirname, "../preload/preload.cjs")));
   const running = session;
-  registerIpc(ipcMain, running, {
-    async chooseLicenseFile() {
-      const chosen = await dialog.showOpenDialog(window, {
-        title: "Choose your license file",
-        filters: [{ name: "License file", extensions: ["lic"] }],
-        properties: ["openFile"],
-      });
-      return chosen.canceled ? null : (chosen.filePaths[0] ?? null);
+  registerIpc(
+    ipcMain,
+    running,
+    {
+      async chooseLicenseFile() {
+        const chosen = await dialog.showOpenDialog(window, {
+          title: "Choose your license file",
+          filters: [{ name: "License file", extensions: ["lic"] }],
+          properties: ["openFile"],
+        });
+        return chosen.canceled ? null : (chosen.filePaths[0] ?? null);
+      },
+      async runScenario() {
+        const chosen = await dialog.showOpenDialog(window, {
+          title: "Run a simulator scenario",
+          filters: [{ name: "licensing-sim scenario", extensions: ["yaml", "yml"] }],
+          properties: ["openFile"],
+        });
+        const path = chosen.canceled ? undefined : chosen.filePaths[0];
+        return path ? runScenarioFile(path, { simulatorBin: locateSimulator(__dirname) }) : null;
+      },
     },
-    async runScenario() {
-      const chosen = await dialog.showOpenDialog(window, {
-        title: "Run a simulator scenario",
-        filters: [{ name: "licensing-sim scenario", extensions: ["yaml", "yml"] }],
-        properties: ["openFile"],
-      });
-      const path = chosen.canceled ? undefined : chosen.filePaths[0];
-      return path ? runScenarioFile(path, { simulatorBin: locateSimulator(__dirname) }) : null;
-    },
-  });
+    appUrl,
+  );
   const unsubscribe = running.onView((view) => {
     if (!window.isDestroyed()) window.webContents.send(CHANNELS.view, view);
   });
