@@ -48,7 +48,7 @@ describe("VirtualScheduler", () => {
 
 describe("SimulatedNetwork", () => {
   const reached: string[] = [];
-  const realFetch = (async (input: RequestInfo | URL) => {
+  const realFetch = (async (input: string | URL | Request) => {
     reached.push(String(input));
     return new Response("{}", { status: String(input).endsWith("/404") ? 404 : 200 });
   }) as typeof fetch;
