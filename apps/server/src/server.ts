@@ -10,11 +10,14 @@ import { Redis } from "ioredis";
 import { pino, type Logger } from "pino";
 import type { Env } from "./env.ts";
 import { loadMasterKey } from "./master-key.ts";
-import { startWorkers } from "./workers.ts";
+import { serverJobs } from "./jobs.ts";
+import { startWorkers, type JobDefinition, type Workers } from "./workers.ts";
 
 export interface RunningServer {
   url: string;
   deps: Deps;
+  /** The background jobs; `wake(id)` runs one now. */
+  workers: Workers;
   /** Stops accepting, lets in-flight requests finish, then closes the pool and Redis. */
   close(): Promise<void>;
 }
@@ -29,11 +32,15 @@ export interface StartOptions {
   sweepIntervalMs?: number;
   /** The admin app's build served at `/` (default `apps/admin/dist`; nothing is served when unbuilt). */
   adminDir?: string;
+  /** More jobs to run beside the server's own. */
+  jobs?: JobDefinition[];
 }
 
 const DEFAULT_ADMIN_DIR = fileURLToPath(new URL("../../admin/dist", import.meta.url));
 
 const SWEEP_INTERVAL_MS = 60_000;
+const IDEMPOTENCY_PURGE_INTERVAL_MS = 3_600_000;
+const ANALYTICS_INTERVAL_MS = 600_000;
 
 export const VERSION = "0.1.0";
 
@@ -72,6 +79,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
       defaultTrialDays: env.LICENSING_DEFAULT_TRIAL_DAYS,
       heartbeatIntervalSeconds: env.LICENSING_HEARTBEAT_INTERVAL_SECONDS,
     },
+    analytics: { heartbeatRetentionDays: env.HEARTBEAT_RETENTION_DAYS },
   });
   await ensureOperator(deps, env);
 
@@ -85,7 +93,12 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
     adminDir: options.adminDir ?? DEFAULT_ADMIN_DIR,
     rateLimits: { panel: env.RATE_LIMIT_PANEL, auth: env.RATE_LIMIT_AUTH, client: env.RATE_LIMIT_CLIENT },
   });
-  const workers = startWorkers(deps, options.sweepIntervalMs ?? SWEEP_INTERVAL_MS);
+  const jobs = serverJobs({
+    sweepIntervalMs: options.sweepIntervalMs ?? SWEEP_INTERVAL_MS,
+    idempotencyPurgeIntervalMs: IDEMPOTENCY_PURGE_INTERVAL_MS,
+    analyticsIntervalMs: ANALYTICS_INTERVAL_MS,
+  });
+  const workers = startWorkers(deps, [...jobs, ...(options.jobs ?? [])]);
   const server = createServer(app);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -101,6 +114,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
   return {
     url: `http://127.0.0.1:${port}`,
     deps,
+    workers,
     async close() {
       await closeHttp(server);
       await workers.stop();

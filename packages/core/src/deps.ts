@@ -1,7 +1,11 @@
 import type { Db } from "@licensing/db";
 import type { Logger } from "pino";
+import { createActivationState, type ActivationState } from "./activations/state.ts";
 import type { Clock } from "./clock.ts";
+import { createSigningKeyCache, type SigningKeyCache } from "./crypto/ed25519.ts";
+import { createPasswordHasher, type PasswordHashParams, type PasswordHasher } from "./crypto/password.ts";
 import { createSecretBox, type SecretBox } from "./crypto/secret-box.ts";
+import { createConfigValidators, type ConfigValidators } from "./licenses/config.ts";
 import { createMailer, type Mailer } from "./mail/mailer.ts";
 
 /** Settings the use-cases need; the server builds them from the environment. */
@@ -9,7 +13,16 @@ export interface CoreConfig {
   /** Links in mails are built on it, e.g. `${publicBaseUrl}/accept-invite?token=…`. */
   publicBaseUrl: string;
   licensing: LicensingSettings;
+  analytics: AnalyticsSettings;
 }
+
+/** Heartbeat storage (decision 0027). */
+export interface AnalyticsSettings {
+  /** HEARTBEAT_RETENTION_DAYS: heartbeat records older than this are dropped with their month's partition. */
+  heartbeatRetentionDays: number;
+}
+
+export const defaultAnalyticsSettings: AnalyticsSettings = { heartbeatRetentionDays: 400 };
 
 /** Spec §8 limits that the environment may change (ARCHITECTURE.md §4). */
 export interface LicensingSettings {
@@ -27,7 +40,11 @@ export const defaultLicensingSettings: LicensingSettings = {
   heartbeatIntervalSeconds: 900,
 };
 
-/** Everything a use-case may touch, passed explicitly as its first argument. */
+/**
+ * Everything a use-case may touch, passed explicitly as its first argument. Every piece of state (caches,
+ * prepared statements, batching writers) lives here and nowhere at module level, so two `Deps` in one
+ * process (tests, the simulator's virtual clock) share nothing.
+ */
 export interface Deps {
   db: Db;
   /** Writes whose loss in a crash is harmless (heartbeats); see `Database.telemetryDb`. */
@@ -37,6 +54,12 @@ export interface Deps {
   secrets: SecretBox;
   mailer: Mailer;
   logger: Logger;
+  passwords: PasswordHasher;
+  /** Decrypted signing keys of `secrets`. */
+  signingKeys: SigningKeyCache;
+  configValidators: ConfigValidators;
+  /** The client API's prepared statements, heartbeat writer and latency figures. */
+  activations: ActivationState;
 }
 
 /** Where a call came from; recorded in the audit log and on sessions. */
@@ -55,19 +78,32 @@ export interface DepsOptions {
   masterKey: Buffer;
   smtpUrl?: string | undefined;
   licensing?: Partial<LicensingSettings> | undefined;
+  analytics?: Partial<AnalyticsSettings> | undefined;
+  /** Argon2 cost; defaults to the library's (OWASP baseline). */
+  passwordHashing?: PasswordHashParams | undefined;
 }
 
 /** Builds the dependencies from their parts; the server and the test harness both use it. */
 export function createDeps(options: DepsOptions): Deps {
   const { db, clock, logger } = options;
   const publicBaseUrl = options.publicBaseUrl.replace(/\/$/, "");
+  const telemetryDb = options.telemetryDb ?? db;
+  const secrets = createSecretBox(options.masterKey);
   return {
     db,
-    telemetryDb: options.telemetryDb ?? db,
+    telemetryDb,
     clock,
     logger,
-    config: { publicBaseUrl, licensing: { ...defaultLicensingSettings, ...options.licensing } },
-    secrets: createSecretBox(options.masterKey),
+    config: {
+      publicBaseUrl,
+      licensing: { ...defaultLicensingSettings, ...options.licensing },
+      analytics: { ...defaultAnalyticsSettings, ...options.analytics },
+    },
+    secrets,
+    passwords: createPasswordHasher(options.passwordHashing),
+    signingKeys: createSigningKeyCache(secrets),
+    configValidators: createConfigValidators(),
+    activations: createActivationState({ db, telemetryDb, clock }),
     mailer: createMailer({
       db,
       clock,

@@ -6,6 +6,7 @@ import {
   createDeps,
   createManualClock,
   type Deps,
+  type DepsOptions,
   type ManualClock,
 } from "@licensing/core";
 import { createTestDatabase, type TestDatabase } from "@licensing/db/testing";
@@ -18,6 +19,7 @@ import { startSmtpReceiver, type SmtpReceiver } from "./smtp-receiver.ts";
 
 export { TestClient } from "./http-client.ts";
 export { startSmtpReceiver, type SmtpReceiver } from "./smtp-receiver.ts";
+export { trpcCaller } from "./trpc-caller.ts";
 export { createLicensedCompany, issueLicense, signedPost, type IssuedLicense } from "./client-api.ts";
 
 export const OPERATOR = { email: "root@example.com", password: "operator-password-1" };
@@ -47,10 +49,16 @@ export interface TestAppOptions {
   logger?: Logger;
   /** Serve the admin app's build from this folder at `/`. */
   adminDir?: string;
+  /** Heartbeat storage settings (e.g. a short HEARTBEAT_RETENTION_DAYS). */
+  analytics?: DepsOptions["analytics"];
+  /** Another app's database, to run a second app over the same data (left open on close). */
+  database?: TestDatabase;
+  /** The master key sealing signing keys; apps sharing a database need the same one. */
+  masterKey?: Buffer;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
+  const database = options.database ?? (await createTestDatabase());
   const smtp = await startSmtpReceiver();
   const clock = createManualClock(new Date());
   const logger = options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
@@ -63,8 +71,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     clock,
     logger,
     publicBaseUrl: options.publicBaseUrl ?? url,
-    masterKey: randomBytes(32),
+    masterKey: options.masterKey ?? randomBytes(32),
     smtpUrl: smtp.url,
+    analytics: options.analytics,
   });
   await bootstrapOperator(deps, OPERATOR);
   const app = createApp({
@@ -95,7 +104,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       await new Promise((resolve) => server.close(resolve));
       await deps.mailer.idle();
       await smtp.close();
-      await database.dispose();
+      if (!options.database) await database.dispose();
     },
   };
 }

@@ -1,22 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { tables, type Db } from "@licensing/db";
-import type { ActivateRequest, ActivateResponse } from "@licensing/contracts";
+import type { ActivateRequest, ActivateResponse, EventData } from "@licensing/contracts";
 import { normalizeLicenseKey } from "../crypto/license-key.ts";
 import { isDeadlock, isUniqueViolation } from "../db-errors.ts";
 import type { Deps, RequestInfo } from "../deps.ts";
 import { fail } from "../errors.ts";
 import { effectiveStatus } from "../licenses/mappers.ts";
 import { checkBinding } from "./binding.ts";
-import { LatencyMirror } from "./latency-mirror.ts";
 import { issueMarker } from "./marker.ts";
-
-const latency = new LatencyMirror(5);
-
-// Prepared once per database (and planned once per pooled connection by PostgreSQL), like the heartbeat.
-const statements = new WeakMap<Db, ReturnType<typeof prepareActivation>>();
-const activationStatement = (db: Db) =>
-  statements.get(db) ?? statements.set(db, prepareActivation(db)).get(db)!;
 
 /**
  * The whole activation as one statement, so one round trip that commits on its own:
@@ -29,7 +21,7 @@ const activationStatement = (db: Db) =>
  * When two activations of one new machine race, the loser breaks the one-live-activation-per-machine
  * index, the statement undoes itself, and running it again finds the winner's activation to reuse.
  */
-function prepareActivation(db: Db) {
+export function prepareActivation(db: Db) {
   const l = tables.licenses;
   const p = sql.placeholder;
   const now = sql`${p("now")}::timestamptz`;
@@ -73,11 +65,13 @@ function prepareActivation(db: Db) {
                  when 'fixed' then l.hw_fingerprint = ${fingerprint}
                  else ${fingerprint} is not null and coalesce(l.hw_fingerprint = ${fingerprint}, true)
                end
-        returning l.id`,
+        returning l.id, l.company_id, l.template_id`,
   );
   const inserted = db.$with("inserted", {}).as(
-    sql`insert into activations (id, license_id, hw_fingerprint, machine_name, status, activated_at, client_ip)
-        select ${activationId}, claimed.id, ${fingerprint}, ${p("machineName")}::text, 'active', ${now}, ${clientIp}
+    sql`insert into activations (id, license_id, company_id, template_id, hw_fingerprint, machine_name, status,
+                             activated_at, client_ip)
+        select ${activationId}, claimed.id, claimed.company_id, claimed.template_id, ${fingerprint},
+               ${p("machineName")}::text, 'active', ${now}, ${clientIp}
           from claimed`,
   );
   // The event data and audit meta come from the caller; only the license id is the database's to add.
@@ -116,7 +110,8 @@ function prepareActivation(db: Db) {
     .prepare("client_activate");
 }
 
-type Outcome = Awaited<ReturnType<ReturnType<typeof prepareActivation>["execute"]>>[number];
+export type ActivationStatement = ReturnType<typeof prepareActivation>;
+type Outcome = Awaited<ReturnType<ActivationStatement["execute"]>>[number];
 type LicenseSnapshot = Outcome["license"];
 
 /**
@@ -138,7 +133,7 @@ export async function activate(
     ? await activateOnce(deps, licenseKey, fingerprint, machineName, request)
     : null;
   if (!activation) {
-    await latency.padFailure(startedAt);
+    await deps.activations.activateLatency.padFailure(startedAt);
     return fail("license.not_found", "No license with this key");
   }
   const { license, activationId } = activation;
@@ -149,7 +144,7 @@ export async function activate(
     offlineDays: license.offlineDays,
     signingKeyId: license.signingKeyId,
   });
-  latency.recordSuccess(startedAt);
+  deps.activations.activateLatency.recordSuccess(startedAt);
   return {
     activationId,
     heartbeatToken,
@@ -173,7 +168,7 @@ async function activateOnce(
     const activationId = randomUUID();
     let outcome: Outcome | undefined;
     try {
-      [outcome] = await activationStatement(deps.db).execute({
+      [outcome] = await deps.activations.activation.execute({
         licenseKey,
         fingerprint,
         machineName,
@@ -186,7 +181,7 @@ async function activateOnce(
           hwFingerprint: fingerprint,
           machineName,
           clientIp: request.ip,
-        }),
+        } satisfies Omit<EventData<"license.activated">, "licenseId">),
         auditMeta: JSON.stringify({ hwFingerprint: fingerprint, machineName }),
       });
     } catch (error) {

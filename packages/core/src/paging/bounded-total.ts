@@ -1,6 +1,7 @@
 import { sql, type SQLWrapper } from "drizzle-orm";
 import { EXACT_TOTAL_LIMIT } from "@licensing/contracts";
 import type { Executor } from "@licensing/db";
+import { rowsOf } from "../sql-rows.ts";
 
 export { EXACT_TOTAL_LIMIT };
 
@@ -22,9 +23,6 @@ export async function boundedTotal(db: Executor, matching: SQLWrapper): Promise<
   const estimate = planRows(plan?.["QUERY PLAN"]);
   return Math.max(estimate, exact);
 }
-
-// node-postgres and PGlite both answer `{ rows }`.
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 /** The top node's row estimate of an EXPLAIN (FORMAT JSON) answer (a JSON string or already parsed). */
 function planRows(plan: unknown): number {
