@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getRouteApi, useNavigate } from "@tanstack/react-router";
 import { errorMessage } from "../lib/errors.ts";
 import { AuthLayout } from "./auth-layout.tsx";
-import { authApi } from "./rest.ts";
+import { authApi } from "./account-api.ts";
 
 const route = getRouteApi("/accept-invite");
 

@@ -5,7 +5,7 @@ import { getRouteApi } from "@tanstack/react-router";
 import { AnchorLink } from "../lib/links.tsx";
 import { errorMessage } from "../lib/errors.ts";
 import { AuthLayout } from "./auth-layout.tsx";
-import { authApi } from "./rest.ts";
+import { authApi } from "./account-api.ts";
 
 const signInLink = (
   <AnchorLink to="/sign-in" search={{ next: undefined }} size="sm">

@@ -6,7 +6,7 @@ import { AnchorLink } from "../lib/links.tsx";
 import { useState } from "react";
 import { errorMessage } from "../lib/errors.ts";
 import { AuthLayout } from "./auth-layout.tsx";
-import { authApi } from "./rest.ts";
+import { authApi } from "./account-api.ts";
 
 const route = getRouteApi("/sign-in");
 

@@ -75,7 +75,7 @@ export function UsersPanel({ company }: { company: CompanyResponse }) {
                     <Table.Td>{u.role}</Table.Td>
                     <Table.Td>
                       <Badge
-                        color={u.status === "active" ? "green" : u.status === "pending" ? "yellow" : "gray"}
+                        color={u.status === "active" ? "teal.9" : u.status === "pending" ? "yellow" : "gray"}
                       >
                         {u.status}
                       </Badge>

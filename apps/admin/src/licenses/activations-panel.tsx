@@ -45,7 +45,7 @@ export function ActivationsPanel({ license, canWrite }: { license: LicenseRespon
                     <Table.Td>{a.machineName ?? "—"}</Table.Td>
                     <Table.Td>{a.hwFingerprint ?? "—"}</Table.Td>
                     <Table.Td>
-                      <Badge color={a.status === "active" ? "green" : "gray"}>{a.status}</Badge>
+                      <Badge color={a.status === "active" ? "teal.9" : "gray"}>{a.status}</Badge>
                     </Table.Td>
                     <Table.Td>{formatDate(a.activatedAt)}</Table.Td>
                     <Table.Td>{formatDate(a.lastHeartbeatAt)}</Table.Td>

@@ -22,4 +22,9 @@ export function useLookups() {
   };
 }
 
-export const statusColor = { Active: "green", Suspended: "yellow", Revoked: "red", Expired: "gray" } as const;
+export const statusColor = {
+  Active: "teal.9",
+  Suspended: "yellow",
+  Revoked: "red.9",
+  Expired: "gray",
+} as const;

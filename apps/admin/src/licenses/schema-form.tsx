@@ -114,6 +114,7 @@ export function SchemaFields({
             <MultiSelect
               key={name}
               {...common}
+              searchable
               data={options}
               value={items}
               onChange={(v) => set(v.length ? v : undefined)}

@@ -2,7 +2,7 @@ import { AppShell, Badge, Burger, Button, Group, Text, Title } from "@mantine/co
 import { useDisclosure } from "@mantine/hooks";
 import { useQueryClient } from "@tanstack/react-query";
 import { Outlet, useNavigate, useRouterState } from "@tanstack/react-router";
-import { authApi } from "../auth/rest.ts";
+import { authApi } from "../auth/account-api.ts";
 import { NavLinkRoute } from "../lib/links.tsx";
 import { useMe } from "../lib/me.ts";
 

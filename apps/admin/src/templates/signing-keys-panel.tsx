@@ -7,7 +7,7 @@ import { usePermissions } from "../lib/me.ts";
 import { useTRPC } from "../lib/trpc.ts";
 import { formatDate, QueryState } from "../lib/ui.tsx";
 
-const statusColor = { Active: "green", Inactive: "yellow", Retired: "gray" } as const;
+const statusColor = { Active: "teal.9", Inactive: "yellow", Retired: "gray" } as const;
 
 export function SigningKeysPanel({ template }: { template: LicenseTemplateResponse }) {
   const trpc = useTRPC();
