@@ -50,11 +50,15 @@ export async function startHarness(): Promise<Harness> {
   };
 }
 
-/** Saves `docs/screenshots/<name>.png` (the README shows them). */
+/** Saves `docs/screenshots/admin-<name>.png` (the README shows them). */
 export async function screenshot(page: Page, name: string) {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.waitForLoadState("networkidle");
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true, animations: "disabled" });
+  await page.screenshot({
+    path: join(SCREENSHOTS, `admin-${name}.png`),
+    fullPage: true,
+    animations: "disabled",
+  });
 }
 
 /** axe-core on the current page: no serious or critical violation (labels, contrast, roles, names). */

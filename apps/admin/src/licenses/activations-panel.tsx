@@ -1,6 +1,5 @@
 import type { LicenseResponse } from "@licensing/contracts";
-import { LineChart } from "@mantine/charts";
-import { Badge, Button, Paper, Table, Text, Title } from "@mantine/core";
+import { Badge, Button, Paper, Table, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { errorMessage } from "../lib/errors.ts";
@@ -69,43 +68,6 @@ export function ActivationsPanel({ license, canWrite }: { license: LicenseRespon
             </Table>
           </Table.ScrollContainer>
         )}
-      </QueryState>
-    </Paper>
-  );
-}
-
-/** Heartbeats per day over the latest records (up to 1,000). */
-export function HeartbeatsChart({ license }: { license: LicenseResponse }) {
-  const trpc = useTRPC();
-  const heartbeats = useQuery(trpc.activations.heartbeats.queryOptions({ id: license.id, limit: 1000 }));
-  return (
-    <Paper withBorder p="md">
-      <Title order={2} size="h4" mb="sm">
-        Heartbeats
-      </Title>
-      <QueryState query={heartbeats} label="heartbeats" empty="No heartbeat received yet.">
-        {(list) => {
-          const perDay = new Map<string, number>();
-          for (const h of list) {
-            const day = h.occurredAt.slice(0, 10);
-            perDay.set(day, (perDay.get(day) ?? 0) + 1);
-          }
-          const data = [...perDay.entries()].sort().map(([day, count]) => ({ day, heartbeats: count }));
-          return (
-            <>
-              <LineChart
-                h={220}
-                data={data}
-                dataKey="day"
-                series={[{ name: "heartbeats", color: "indigo.7" }]}
-                curveType="linear"
-              />
-              <Text size="xs" c="dimmed" mt="xs">
-                {list.length} heartbeat(s), latest {formatDate(list[0]?.occurredAt)}
-              </Text>
-            </>
-          );
-        }}
       </QueryState>
     </Paper>
   );

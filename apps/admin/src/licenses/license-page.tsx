@@ -1,17 +1,18 @@
-import { Badge, Button, Code, Group, Paper, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { Badge, Button, Code, Loader, Group, Paper, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { getRouteApi } from "@tanstack/react-router";
-import { useState, type ReactNode } from "react";
+import { lazy, Suspense, useState, type ReactNode } from "react";
 import { AnchorLink } from "../lib/links.tsx";
 import { usePermissions } from "../lib/me.ts";
 import { useTRPC } from "../lib/trpc.ts";
 import { formatDate, PageHeader, QueryState } from "../lib/ui.tsx";
-import { ActivationsPanel, HeartbeatsChart } from "./activations-panel.tsx";
+import { ActivationsPanel } from "./activations-panel.tsx";
 import { decodeClaims } from "./claims.ts";
 import { LicenseActionDialog, type LicenseAction } from "./license-actions.tsx";
 import { statusColor, useLookups } from "./lookups.ts";
 
 const route = getRouteApi("/app/licenses/$licenseId");
+const HeartbeatsChart = lazy(() => import("./heartbeats-chart.tsx"));
 
 export function LicensePage() {
   const { licenseId } = route.useParams();
@@ -128,7 +129,9 @@ export function LicensePage() {
               )}
             </Paper>
             <ActivationsPanel license={l} canWrite={can.manageLicenses} />
-            <HeartbeatsChart license={l} />
+            <Suspense fallback={<Loader aria-label="Loading the heartbeats chart" />}>
+              <HeartbeatsChart license={l} />
+            </Suspense>
             {action && <LicenseActionDialog license={l} action={action} onClose={() => setAction(null)} />}
           </Stack>
         );
