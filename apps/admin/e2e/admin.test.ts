@@ -311,6 +311,46 @@ describe("the admin app", () => {
     await screenshot(page, "licenses");
   });
 
+  it("exports the audit log, filtered, as CSV", { timeout: LONG }, async () => {
+    await page.getByRole("link", { name: "Audit log" }).click();
+    await page.getByRole("heading", { name: "Audit log" }).waitFor();
+    await page.getByRole("textbox", { name: "Action", exact: true }).fill("license.revoked");
+    await page.getByRole("cell", { name: "license.revoked" }).waitFor();
+    await until(() => page.getByRole("cell", { name: "company.created" }).count()).toBe(0);
+    const download = page.waitForEvent("download");
+    await page.getByRole("link", { name: "Export CSV" }).click();
+    const file = await download;
+    const csv = await new Response((await file.createReadStream()) as unknown as ReadableStream).text();
+    const lines = csv.trim().split(/\r?\n/);
+    expect(lines[0]).toBe("timestamp,actor,action,entityType,entityId,meta");
+    expect(lines.slice(1).map((l) => l.split(",")[2])).toEqual(["license.revoked"]);
+    await expectAccessible(page);
+    await screenshot(page, "audit");
+  });
+
+  it("creates an API token whose secret is shown once and works", { timeout: LONG }, async () => {
+    await page.getByRole("link", { name: "API tokens" }).click();
+    await page.getByText("No API token yet.").waitFor();
+    await page.getByRole("button", { name: "New token" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("textbox", { name: "Name", exact: true }).fill("CI pipeline");
+    await choose(page, "Company", "Acme Group");
+    await dialog.getByRole("button", { name: "Create" }).click();
+    await page.getByText("Copy the token now").waitFor();
+    const secret = (await page.getByRole("status").locator("code").textContent())!;
+    expect(secret).toMatch(/^svc_pat_/);
+    await page.getByRole("cell", { name: "CI pipeline" }).waitFor();
+    const me = await fetch(`${h.app.url}/api/v1/panel/companies`, {
+      headers: { authorization: `Bearer ${secret}` },
+    });
+    expect(me.status).toBe(200);
+    await expectAccessible(page);
+    await screenshot(page, "tokens");
+    await page.reload();
+    await page.getByRole("cell", { name: "CI pipeline" }).waitFor();
+    expect(await page.getByText(secret).count()).toBe(0);
+  });
+
   it("shows a viewer no write action, and the server refuses one anyway", { timeout: LONG }, async () => {
     const viewer = await (await h.context()).newPage();
     await viewer.goto("/sign-in");
@@ -368,4 +408,43 @@ describe("the admin app", () => {
     await screenshot(phone, "license-mobile");
     await phone.context().close();
   });
+
+  it(
+    "lets a user turn on 2FA from the profile, with a QR code and recovery codes shown once",
+    { timeout: LONG },
+    async () => {
+      const viewer = await (await h.context()).newPage();
+      await viewer.goto("/sign-in");
+      await viewer.getByRole("textbox", { name: "Email", exact: true }).fill("viewer@acme.example");
+      await viewer.getByRole("textbox", { name: "Password", exact: true }).fill(state.viewerPassword!);
+      await viewer.getByRole("button", { name: "Sign in" }).click();
+      await viewer.getByRole("heading", { name: "Licenses" }).waitFor();
+      await viewer.getByRole("link", { name: "Profile" }).click();
+      await viewer.getByRole("button", { name: "Set up two-factor authentication" }).click();
+      await viewer.getByRole("img", { name: "QR code of the authenticator key" }).waitFor();
+      const key = (await viewer.locator("p", { hasText: "Key:" }).locator("code").textContent())!;
+      await viewer.getByRole("textbox", { name: "Code from the app", exact: true }).fill("000000");
+      await viewer.getByRole("button", { name: "Turn on" }).click();
+      await until(() =>
+        viewer.getByRole("textbox", { name: "Code from the app" }).getAttribute("aria-invalid"),
+      ).toBe("true");
+      await viewer
+        .getByRole("textbox", { name: "Code from the app", exact: true })
+        .fill(await totp(h.app, key));
+      await viewer.getByRole("button", { name: "Turn on" }).click();
+      await viewer.getByText("Two-factor authentication is on").waitFor();
+      const codes = (await viewer.locator("pre").textContent())!.trim().split("\n");
+      expect(codes).toHaveLength(10);
+      await expectAccessible(viewer);
+      await screenshot(viewer, "profile");
+      const login = await (
+        await h.app.client()
+      ).post("/api/v1/panel/auth/login", {
+        email: "viewer@acme.example",
+        password: state.viewerPassword,
+      });
+      expect(login.body).toMatchObject({ twoFactorRequired: true, user: null });
+      await viewer.context().close();
+    },
+  );
 });

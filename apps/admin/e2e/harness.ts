@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import AxeBuilder from "@axe-core/playwright";
+import { AxeBuilder } from "@axe-core/playwright";
 import { startTestApp, type TestApp } from "@licensing/api/testing";
 import { generate } from "otplib";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";

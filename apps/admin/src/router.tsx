@@ -7,6 +7,7 @@ import {
   redirect,
 } from "@tanstack/react-router";
 import { AcceptInvitePage } from "./auth/accept-invite-page.tsx";
+import { AuditPage } from "./audit/audit-page.tsx";
 import { ForgotPasswordPage, ResetPasswordPage } from "./auth/password-pages.tsx";
 import { SignInPage } from "./auth/sign-in-page.tsx";
 import { CompaniesPage } from "./companies/companies-page.tsx";
@@ -16,10 +17,12 @@ import { LicensePage } from "./licenses/license-page.tsx";
 import { LicensesPage, licenseSearch } from "./licenses/licenses-page.tsx";
 import { isUnauthenticated } from "./lib/errors.ts";
 import type { Trpc } from "./lib/trpc.ts";
+import { ProfilePage } from "./profile/profile-page.tsx";
 import { NotFound } from "./shell/not-found.tsx";
 import { Shell } from "./shell/shell.tsx";
 import { TemplatePage } from "./templates/template-page.tsx";
 import { TemplatesPage } from "./templates/templates-page.tsx";
+import { TokensPage } from "./tokens/tokens-page.tsx";
 
 interface RouterContext {
   queryClient: QueryClient;
@@ -115,12 +118,28 @@ const license = createRoute({
   component: LicensePage,
 });
 
+const audit = createRoute({ getParentRoute: () => app, path: "/audit", component: AuditPage });
+const tokens = createRoute({ getParentRoute: () => app, path: "/tokens", component: TokensPage });
+const profile = createRoute({ getParentRoute: () => app, path: "/profile", component: ProfilePage });
+
 const routeTree = rootRoute.addChildren([
   signIn,
   acceptInvite,
   forgotPassword,
   resetPassword,
-  app.addChildren([home, companies, company, templates, template, licenses, issueLicense, license]),
+  app.addChildren([
+    home,
+    companies,
+    company,
+    templates,
+    template,
+    licenses,
+    issueLicense,
+    license,
+    audit,
+    tokens,
+    profile,
+  ]),
 ]);
 
 export const router = createRouter({

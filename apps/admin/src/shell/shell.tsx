@@ -10,6 +10,9 @@ const links = [
   { to: "/licenses", label: "Licenses" },
   { to: "/companies", label: "Companies" },
   { to: "/templates", label: "Templates" },
+  { to: "/audit", label: "Audit log", operatorOnly: true },
+  { to: "/tokens", label: "API tokens" },
+  { to: "/profile", label: "Profile" },
 ] as const;
 
 export function Shell() {
@@ -57,15 +60,17 @@ export function Shell() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Main">
-        {links.map((link) => (
-          <NavLinkRoute
-            key={link.to}
-            to={link.to}
-            label={link.label}
-            active={path.startsWith(link.to)}
-            onClick={close}
-          />
-        ))}
+        {links
+          .filter((link) => me.isOperator || !("operatorOnly" in link))
+          .map((link) => (
+            <NavLinkRoute
+              key={link.to}
+              to={link.to}
+              label={link.label}
+              active={path.startsWith(link.to)}
+              onClick={close}
+            />
+          ))}
       </AppShell.Navbar>
       <AppShell.Main>
         <Outlet />
