@@ -104,7 +104,9 @@ describe("REST and tRPC parity", () => {
 
   it("every procedure declares its output schema", () => {
     const untyped = procedures.filter((name) => {
-      const procedure = (appRouter._def.procedures as unknown as Record<string, { _def: { output?: unknown } }>)[name]!;
+      const procedure = (
+        appRouter._def.procedures as unknown as Record<string, { _def: { output?: unknown } }>
+      )[name]!;
       return procedure._def.output === undefined;
     });
     expect(untyped).toEqual([]);
