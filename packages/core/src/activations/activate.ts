@@ -6,6 +6,7 @@ import { normalizeLicenseKey } from "../crypto/license-key.ts";
 import { isDeadlock, isUniqueViolation } from "../db-errors.ts";
 import type { Deps, RequestInfo } from "../deps.ts";
 import { fail } from "../errors.ts";
+import { liveSql } from "../licenses/live.ts";
 import { effectiveStatus } from "../licenses/mappers.ts";
 import { checkBinding } from "./binding.ts";
 import { issueMarker } from "./marker.ts";
@@ -58,7 +59,7 @@ export function prepareActivation(db: Db) {
                activated_at = coalesce(l.activated_at, ${now})
          where l.license_key = ${p("licenseKey")}
            and not exists (select 1 from reused)
-           and l.status = 'Active' and l.expires_at > ${now}
+           and ${liveSql("l", now)}
            and (l.max_seats is null or l.live_seats < l.max_seats)
            and case l.hw_binding
                  when 'none' then true

@@ -1,7 +1,8 @@
-import { and, asc, eq, inArray, lte } from "drizzle-orm";
+import { asc, inArray } from "drizzle-orm";
 import { tables } from "@licensing/db";
 import { recordAudit, SYSTEM_ACTOR } from "../audit/record.ts";
 import type { Deps } from "../deps.ts";
+import { pastExpiryCondition } from "../licenses/live.ts";
 import { publishEvents } from "../outbox/publish.ts";
 
 /**
@@ -18,7 +19,7 @@ export async function sweepExpiredLicenses(deps: Deps, batchSize = 500): Promise
       const claimed = await tx
         .select({ id: l.id })
         .from(l)
-        .where(and(eq(l.status, "Active"), lte(l.expiresAt, now)))
+        .where(pastExpiryCondition(now))
         .orderBy(asc(l.expiresAt))
         .limit(batchSize)
         .for("update", { skipLocked: true });
