@@ -7,4 +7,3 @@ export {
   type Tx,
 } from "./database.ts";
 export * as tables from "./schema/index.ts";
-export { writeInOneRoundTrip } from "./one-round-trip.ts";
