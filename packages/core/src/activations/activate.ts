@@ -8,7 +8,7 @@ import type { Deps, RequestInfo } from "../deps.ts";
 import { fail } from "../errors.ts";
 import { liveSql } from "../licenses/live.ts";
 import { effectiveStatus } from "../licenses/mappers.ts";
-import { checkBinding } from "./binding.ts";
+import { bindingAdmitsSql, checkBinding } from "./binding.ts";
 import { issueMarker } from "./marker.ts";
 
 /**
@@ -61,11 +61,7 @@ export function prepareActivation(db: Db) {
            and not exists (select 1 from reused)
            and ${liveSql("l", now)}
            and (l.max_seats is null or l.live_seats < l.max_seats)
-           and case l.hw_binding
-                 when 'none' then true
-                 when 'fixed' then l.hw_fingerprint = ${fingerprint}
-                 else ${fingerprint} is not null and coalesce(l.hw_fingerprint = ${fingerprint}, true)
-               end
+           and ${bindingAdmitsSql("l", fingerprint)}
         returning l.id, l.company_id, l.template_id`,
   );
   const inserted = db.$with("inserted", {}).as(
