@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
-import { createApp, requestLogMixin } from "@licensing/api";
+import { answerClientErrors, createApp, requestLogMixin } from "@licensing/api";
 import { bootstrapOperator, createDeps, systemClock, type Clock, type Deps } from "@licensing/core";
 import { createDatabase, type Database } from "@licensing/db";
 import { Redis } from "ioredis";
@@ -81,6 +81,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
   });
   const workers = startWorkers(deps, options.sweepIntervalMs ?? SWEEP_INTERVAL_MS);
   const server = createServer(app);
+  answerClientErrors(server, logger);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(env.PORT, resolve);

@@ -38,3 +38,4 @@ export * as licenses from "./licenses/index.ts";
 export * as activations from "./activations/index.ts";
 export * as sweepers from "./sweepers/index.ts";
 export { checkDatabase } from "./health.ts";
+export { findUnstorable, type UnstorableText } from "./validation/storable-text.ts";

@@ -12,6 +12,7 @@ import { createTestDatabase, type TestDatabase } from "@licensing/db/testing";
 import type { Redis } from "ioredis";
 import { pino, type Logger } from "pino";
 import { createApp } from "../app.ts";
+import { answerClientErrors } from "../http/client-error.ts";
 import type { RateLimits } from "../rest/rate-limit.ts";
 import { TestClient } from "./http-client.ts";
 import { startSmtpReceiver, type SmtpReceiver } from "./smtp-receiver.ts";
@@ -75,6 +76,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     rateLimits: { panel: 100_000, auth: 100_000, client: 100_000, ...options.rateLimits },
   });
   server.on("request", app);
+  answerClientErrors(server, logger);
 
   return {
     url,

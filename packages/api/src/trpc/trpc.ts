@@ -1,4 +1,4 @@
-import { AppError, fail, type Actor, type Deps } from "@licensing/core";
+import { AppError, fail, findUnstorable, type Actor, type Deps } from "@licensing/core";
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { Request, Response } from "express";
 import superjson from "superjson";
@@ -48,8 +48,15 @@ const appErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
+/** The REST edge's rule for tRPC: no NUL, no unpaired surrogate, no hostile nesting, before any SQL. */
+const storableInput = t.middleware(async ({ getRawInput, next }) => {
+  const unstorable = findUnstorable(await getRawInput(), "input");
+  if (unstorable) fail("request.invalid", `${unstorable.path}: ${unstorable.problem}`);
+  return next();
+});
+
 export const router = t.router;
-export const publicProcedure = t.procedure.use(appErrors);
+export const publicProcedure = t.procedure.use(appErrors).use(storableInput);
 
 export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
   const actor: Actor | null = await resolveActor(ctx.deps, ctx.req, ctx.res, ctx.cookies);
