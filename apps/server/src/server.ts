@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
-import { answerClientErrors, createApp, requestLogMixin } from "@licensing/api";
+import { answerClientErrors, createApp, createLogger } from "@licensing/api";
 import { bootstrapOperator, createDeps, systemClock, type Clock, type Deps } from "@licensing/core";
 import { createDatabase, type Database } from "@licensing/db";
 import { Redis } from "ioredis";
@@ -37,7 +37,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
   const destination = options.logger
     ? undefined
     : pino.destination({ dest: 1, sync: false, minLength: 4096 });
-  const logger = options.logger ?? pino({ level: env.LOG_LEVEL, mixin: requestLogMixin }, destination);
+  const logger = options.logger ?? createLogger({ level: env.LOG_LEVEL, destination });
   const clock = options.clock ?? systemClock;
   const database =
     options.database ??
@@ -116,8 +116,9 @@ async function ensureOperator(deps: Deps, env: Env) {
   const created = await bootstrapOperator(deps, account);
   if (!created) return;
   if (generated) {
+    // The one place a password is logged, on purpose (README): marked so a log scan can tell.
     deps.logger.warn(
-      { email: account.email, password: account.password },
+      { email: account.email, generatedPassword: account.password, containsSecret: "generated password" },
       "empty database: created an operator with a generated password (set BOOTSTRAP_OPERATOR_EMAIL/PASSWORD to choose)",
     );
   } else {

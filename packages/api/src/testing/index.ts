@@ -10,9 +10,10 @@ import {
 } from "@licensing/core";
 import { createTestDatabase, type TestDatabase } from "@licensing/db/testing";
 import type { Redis } from "ioredis";
-import { pino, type Logger } from "pino";
+import type { Logger } from "pino";
 import { createApp } from "../app.ts";
 import { answerClientErrors } from "../http/client-error.ts";
+import { createLogger } from "../http/log-redaction.ts";
 import type { RateLimits } from "../rest/rate-limit.ts";
 import { TestClient } from "./http-client.ts";
 import { startSmtpReceiver, type SmtpReceiver } from "./smtp-receiver.ts";
@@ -46,13 +47,15 @@ export interface TestAppOptions {
   rateLimitPrefix?: string;
   /** Where logs go; silent by default (TEST_LOG_LEVEL=debug shows them). */
   logger?: Logger;
+  /** false: no SMTP_URL, mails go to the log and the outbox table only (the receiver still runs). */
+  smtp?: boolean;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const smtp = await startSmtpReceiver();
   const clock = createManualClock(new Date());
-  const logger = options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
+  const logger = options.logger ?? createLogger({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -63,7 +66,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     logger,
     publicBaseUrl: options.publicBaseUrl ?? url,
     masterKey: randomBytes(32),
-    smtpUrl: smtp.url,
+    smtpUrl: options.smtp === false ? undefined : smtp.url,
   });
   await bootstrapOperator(deps, OPERATOR);
   const app = createApp({
