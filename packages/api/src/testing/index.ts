@@ -49,10 +49,14 @@ export interface TestAppOptions {
   logger?: Logger;
   /** false: no SMTP_URL, mails go to the log and the outbox table only (the receiver still runs). */
   smtp?: boolean;
+  /** Another app's database, to run a second app over the same data (left open on close). */
+  database?: TestDatabase;
+  /** The master key sealing signing keys; apps sharing a database need the same one. */
+  masterKey?: Buffer;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
+  const database = options.database ?? (await createTestDatabase());
   const smtp = await startSmtpReceiver();
   const clock = createManualClock(new Date());
   const logger = options.logger ?? createLogger({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
@@ -65,7 +69,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     clock,
     logger,
     publicBaseUrl: options.publicBaseUrl ?? url,
-    masterKey: randomBytes(32),
+    masterKey: options.masterKey ?? randomBytes(32),
     smtpUrl: options.smtp === false ? undefined : smtp.url,
   });
   await bootstrapOperator(deps, OPERATOR);
@@ -97,7 +101,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       await new Promise((resolve) => server.close(resolve));
       await deps.mailer.idle();
       await smtp.close();
-      await database.dispose();
+      if (!options.database) await database.dispose();
     },
   };
 }
