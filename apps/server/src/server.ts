@@ -68,6 +68,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
     publicBaseUrl,
     masterKey: master.key,
     smtpUrl: env.SMTP_URL,
+    clientSignatureMinVersion: env.CLIENT_SIGNATURE_MIN_VERSION,
     licensing: {
       maxOfflineDays: env.LICENSING_MAX_OFFLINE_DAYS,
       defaultTrialDays: env.LICENSING_DEFAULT_TRIAL_DAYS,

@@ -95,6 +95,7 @@ export const errorCatalogue = {
   "hmac.malformed": "Unauthorized",
   "hmac.stale": "Unauthorized",
   "hmac.mismatch": "Unauthorized",
+  "hmac.v2_required": "Unauthorized",
 } as const satisfies Record<string, ErrorKind>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

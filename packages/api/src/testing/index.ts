@@ -47,6 +47,8 @@ export interface TestAppOptions {
   rateLimitPrefix?: string;
   /** Where logs go; silent by default (TEST_LOG_LEVEL=debug shows them). */
   logger?: Logger;
+  /** CLIENT_SIGNATURE_MIN_VERSION (default v1). */
+  clientSignatureMinVersion?: "v1" | "v2";
   /** false: no SMTP_URL, mails go to the log and the outbox table only (the receiver still runs). */
   smtp?: boolean;
   /** Another app's database, to run a second app over the same data (left open on close). */
@@ -71,6 +73,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     publicBaseUrl: options.publicBaseUrl ?? url,
     masterKey: options.masterKey ?? randomBytes(32),
     smtpUrl: options.smtp === false ? undefined : smtp.url,
+    clientSignatureMinVersion: options.clientSignatureMinVersion,
   });
   await bootstrapOperator(deps, OPERATOR);
   const app = createApp({
