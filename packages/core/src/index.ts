@@ -2,6 +2,7 @@ export { AppError, fail } from "./errors.ts";
 export { createManualClock, systemClock, DAY, HOUR, MINUTE, type Clock, type ManualClock } from "./clock.ts";
 export { createDeps, type CoreConfig, type Deps, type DepsOptions, type RequestInfo } from "./deps.ts";
 export { createSecretBox, type SecretBox } from "./crypto/secret-box.ts";
+export { rotateMasterKey, type RotationResult } from "./crypto/rotate-master-key.ts";
 export {
   verifyRequestSignature,
   signRequest,
