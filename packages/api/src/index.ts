@@ -3,4 +3,11 @@ export { requestLogMixin } from "./http/logging.ts";
 export { answerClientErrors } from "./http/client-error.ts";
 export { createLogger, scrubSecrets, type LoggerSettings } from "./http/log-redaction.ts";
 export type { RateLimits } from "./rest/rate-limit.ts";
-export type { AppRouter } from "./trpc/app-router.ts";
+export {
+  appRouter,
+  createCaller,
+  type AppRouter,
+  type RouterInputs,
+  type RouterOutputs,
+} from "./trpc/app-router.ts";
+export type { TrpcContext } from "./trpc/context.ts";

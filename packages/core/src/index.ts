@@ -47,4 +47,5 @@ export * as licenses from "./licenses/index.ts";
 export * as activations from "./activations/index.ts";
 export * as sweepers from "./sweepers/index.ts";
 export { checkDatabase } from "./health.ts";
+export * as analytics from "./analytics/index.ts";
 export { findUnstorable, type UnstorableText } from "./validation/storable-text.ts";

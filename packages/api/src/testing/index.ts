@@ -6,6 +6,7 @@ import {
   createDeps,
   createManualClock,
   type Deps,
+  type DepsOptions,
   type ManualClock,
 } from "@licensing/core";
 import { createTestDatabase, type TestDatabase } from "@licensing/db/testing";
@@ -20,6 +21,7 @@ import { startSmtpReceiver, type SmtpReceiver } from "./smtp-receiver.ts";
 
 export { TestClient } from "./http-client.ts";
 export { startSmtpReceiver, type SmtpReceiver } from "./smtp-receiver.ts";
+export { trpcCaller } from "./trpc-caller.ts";
 export { createLicensedCompany, issueLicense, signedPost, type IssuedLicense } from "./client-api.ts";
 
 export const OPERATOR = { email: "root@example.com", password: "operator-password-1" };
@@ -51,6 +53,8 @@ export interface TestAppOptions {
   clientSignatureMinVersion?: "v1" | "v2";
   /** false: no SMTP_URL, mails go to the log and the outbox table only (the receiver still runs). */
   smtp?: boolean;
+  /** Heartbeat storage settings (e.g. a short HEARTBEAT_RETENTION_DAYS). */
+  analytics?: DepsOptions["analytics"];
   /** Another app's database, to run a second app over the same data (left open on close). */
   database?: TestDatabase;
   /** The master key sealing signing keys; apps sharing a database need the same one. */
@@ -74,6 +78,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     masterKey: options.masterKey ?? randomBytes(32),
     smtpUrl: options.smtp === false ? undefined : smtp.url,
     clientSignatureMinVersion: options.clientSignatureMinVersion,
+    analytics: options.analytics,
   });
   await bootstrapOperator(deps, OPERATOR);
   const app = createApp({

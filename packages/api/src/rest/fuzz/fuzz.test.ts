@@ -49,7 +49,7 @@ beforeAll(async () => {
     cookie: () => operator.cookie,
     bearer: token.secret,
   };
-}, 60_000);
+}, 180_000);
 afterAll(() => app.close());
 
 const stackTrace = /\n\s+at |node_modules|\.[cm]?[jt]s:\d+|\/work\/|file:\/\//;
