@@ -1,5 +1,7 @@
-import { mkdirSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
@@ -42,7 +44,9 @@ export interface DatabaseOptions {
   maxConnections?: number | undefined;
 }
 
-const migrationsFolder = fileURLToPath(new URL("../migrations", import.meta.url));
+// Resolved through the package's own name, so it holds when this module is bundled into the server build.
+const require = createRequire(import.meta.url);
+const migrationsFolder = join(dirname(require.resolve("@licensing/db/package.json")), "migrations");
 // Any constant shared by every instance of this service works as the advisory lock key.
 const MIGRATION_LOCK_KEY = 4_210_771_001;
 
@@ -89,9 +93,33 @@ function createPostgres(url: string, max: number): Database {
   };
 }
 
+/**
+ * PGlite's defaults size PostgreSQL for a server (shared_buffers 128 MB, all of it resident in the
+ * WebAssembly heap); the embedded database serves one process, where 16 MB holds the hot pages
+ * (docs/decisions/0017). Measured in docs/performance.md.
+ */
+export const embeddedStartParams = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"];
+
+/**
+ * Creates a new data directory in a short-lived child process. initdb runs in a second WebAssembly
+ * instance whose memory (about 400 MB) PGlite's process keeps for good; in a child it is returned.
+ */
+function initDataDirInChild(dataDir: string) {
+  const script = `
+    const { PGlite } = require(${JSON.stringify(require.resolve("@electric-sql/pglite"))});
+    const db = new PGlite(${JSON.stringify(dataDir)});
+    db.waitReady.then(() => db.close()).catch((err) => { console.error(err); process.exit(1); });`;
+  const result = spawnSync(process.execPath, ["-e", script], { stdio: ["ignore", "ignore", "pipe"] });
+  if (result.status !== 0)
+    throw new Error(`creating the embedded database in ${dataDir} failed: ${result.stderr.toString()}`);
+}
+
 function createEmbedded(dataDir: string | undefined): Database {
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const client = new PGlite(dataDir);
+  if (dataDir) {
+    mkdirSync(dataDir, { recursive: true });
+    if (!existsSync(join(dataDir, "PG_VERSION"))) initDataDirInChild(dataDir);
+  }
+  const client = new PGlite(dataDir, { startParams: embeddedStartParams });
   const pglite = drizzlePglite(client, { schema });
   const db = pglite as unknown as Db;
   return {
