@@ -3,7 +3,7 @@ import { createExpressMiddleware } from "@trpc/server/adapters/express";
 import express, { type ErrorRequestHandler, type Express } from "express";
 import type { Redis } from "ioredis";
 import swaggerUi from "swagger-ui-express";
-import { toErrorResponse } from "./errors.ts";
+import { RETRY_AFTER_SECONDS, toErrorResponse } from "./errors.ts";
 import { requestLogging } from "./http/logging.ts";
 import { originGuard } from "./http/origin-guard.ts";
 import { keepRawBody } from "./http/raw-body.ts";
@@ -113,8 +113,14 @@ export function createApp(options: AppOptions): Express {
       router: appRouter,
       createContext: ({ req, res }) => ({ deps, req, res, cookies }),
       maxBodySize: 1024 * 1024,
+      responseMeta: ({ errors }) =>
+        errors.some((e) => e.code === "SERVICE_UNAVAILABLE")
+          ? { headers: { "Retry-After": String(RETRY_AFTER_SECONDS) } }
+          : {},
       onError: ({ error }) => {
-        if (error.code === "INTERNAL_SERVER_ERROR" && error.cause?.name !== "AppError") {
+        if (error.code === "SERVICE_UNAVAILABLE") {
+          deps.logger.warn({ err: error.cause }, "database unavailable");
+        } else if (error.code === "INTERNAL_SERVER_ERROR" && error.cause?.name !== "AppError") {
           deps.logger.error({ err: error.cause ?? error }, "unexpected tRPC error");
         }
       },
@@ -128,7 +134,10 @@ export function createApp(options: AppOptions): Express {
     const { body, unexpected } = toErrorResponse(error);
     if (unexpected)
       deps.logger.error({ err: error, method: req.method, url: req.originalUrl }, "unexpected error");
-    if (!res.headersSent) res.status(body.status).json(body);
+    else if (body.status === 503) deps.logger.warn({ err: error }, "database unavailable");
+    if (res.headersSent) return;
+    if (body.status === 503) res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
+    res.status(body.status).json(body);
   };
   app.use(errorHandler);
   return app;

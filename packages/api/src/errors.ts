@@ -1,5 +1,5 @@
 import type { ErrorKind, ErrorResponse } from "@licensing/contracts";
-import { AppError } from "@licensing/core";
+import { AppError, isDatabaseUnavailable } from "@licensing/core";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server";
 import { ZodError } from "zod";
 
@@ -13,7 +13,11 @@ export const errorKindMapping: Record<ErrorKind, { status: number; trpc: TRPC_ER
   PayloadTooLarge: { status: 413, trpc: "PAYLOAD_TOO_LARGE" },
   TooManyRequests: { status: 429, trpc: "TOO_MANY_REQUESTS" },
   Failure: { status: 500, trpc: "INTERNAL_SERVER_ERROR" },
+  Unavailable: { status: 503, trpc: "SERVICE_UNAVAILABLE" },
 };
+
+/** Sent as `Retry-After` with every 503: about how long a PostgreSQL restart takes. */
+export const RETRY_AFTER_SECONDS = 5;
 
 /** Names each failing field, e.g. `body.email: Invalid email address`. */
 export function describeZodError(error: ZodError, location?: string) {
@@ -33,6 +37,14 @@ interface BodyParserError {
 const isBodyParserError = (e: unknown): e is BodyParserError =>
   typeof e === "object" && e !== null && typeof (e as BodyParserError).type === "string" && "status" in e;
 
+/** The domain error an error stands for, if any: ours, or a lost database (503, retry). */
+export function asAppError(error: unknown): AppError | undefined {
+  if (error instanceof AppError) return error;
+  if (isDatabaseUnavailable(error))
+    return new AppError("database.unavailable", "The database is unavailable; retry shortly");
+  return undefined;
+}
+
 /**
  * Turns anything thrown into the spec's error body. `unexpected` is true when the error is not one of
  * ours: the caller logs it whole and the body stays generic.
@@ -42,7 +54,8 @@ export function toErrorResponse(error: unknown): { body: ErrorResponse; unexpect
     body: { code, message, status: errorKindMapping[kind].status },
     unexpected: false,
   });
-  if (error instanceof AppError) return body(error.code, error.message, error.kind);
+  const known = asAppError(error);
+  if (known) return body(known.code, known.message, known.kind);
   if (error instanceof ZodError) return body("request.invalid", describeZodError(error), "Validation");
   if (isBodyParserError(error)) {
     if (error.type === "entity.too.large")

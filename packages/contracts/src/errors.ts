@@ -9,6 +9,7 @@ export const errorKinds = [
   "PayloadTooLarge",
   "TooManyRequests",
   "Failure",
+  "Unavailable",
 ] as const;
 export type ErrorKind = (typeof errorKinds)[number];
 
@@ -20,6 +21,7 @@ export const errorCatalogue = {
   "route.not_found": "NotFound",
   "rate_limit.exceeded": "TooManyRequests",
   internal: "Failure",
+  "database.unavailable": "Unavailable",
 
   "auth.unauthenticated": "Unauthorized",
   "auth.invalid_credentials": "Unauthorized",

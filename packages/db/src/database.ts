@@ -56,17 +56,53 @@ export function createDatabase(options: DatabaseOptions = {}): Database {
     : createEmbedded(options.dataDir);
 }
 
+const isBegin = (config: unknown) =>
+  /^begin\b/i.test(typeof config === "string" ? config : ((config as { text?: string })?.text ?? ""));
+
+/**
+ * Drizzle's node-postgres `transaction()` checks a client out and sends BEGIN before its try/finally, so a
+ * BEGIN that fails (the database restarting) never returns the client: each such failure would take a
+ * slot of the pool for good, and after a restart under load the pool never recovers. This releases the
+ * client, as broken, when its BEGIN fails; a later release by the caller is then a no-op.
+ */
+function releaseWhenBeginFails(client: pg.PoolClient) {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((...args: unknown[]) => {
+    const result = query(...args);
+    if (isBegin(args[0]) && result instanceof Promise) {
+      result.catch((err: Error) => {
+        const release = client.release;
+        client.release = () => {};
+        release(err);
+      });
+    }
+    return result;
+  }) as typeof client.query;
+}
+
 function createPostgres(url: string, max: number): Database {
-  const pool = new pg.Pool({ connectionString: url, max });
-  // An idle client losing its connection must not crash the process; the next query reconnects.
-  pool.on("error", () => {});
+  // A bounded wait for a connection: with the database down or unreachable a request fails (503) instead
+  // of hanging.
+  const connectionTimeoutMillis = 5_000;
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis });
+  // A lost connection must not crash the process. The pool reports (and drops) its idle clients; a client
+  // checked out for a transaction reports on itself, and its next query fails (503), so both are ignored here.
+  const survive = (p: pg.Pool) => {
+    p.on("error", () => {});
+    p.on("connect", (client) => {
+      client.on("error", () => {});
+      releaseWhenBeginFails(client);
+    });
+  };
+  survive(pool);
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   const telemetryPool = new pg.Pool({
     connectionString: url,
     max: Math.max(2, Math.ceil(max / 2)),
+    connectionTimeoutMillis,
     options: "-c synchronous_commit=off",
   });
-  telemetryPool.on("error", () => {});
+  survive(telemetryPool);
   return {
     db,
     telemetryDb: drizzlePg(telemetryPool, { schema }) as unknown as Db,

@@ -8,3 +8,4 @@ export {
 } from "./database.ts";
 export * as tables from "./schema/index.ts";
 export { writeInOneRoundTrip } from "./one-round-trip.ts";
+export { isDatabaseUnavailable } from "./unavailable.ts";
