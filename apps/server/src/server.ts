@@ -5,10 +5,10 @@ import { join } from "node:path";
 import { createApp, requestLogMixin } from "@licensing/api";
 import { bootstrapOperator, createDeps, systemClock, type Clock, type Deps } from "@licensing/core";
 import { createDatabase, type Database } from "@licensing/db";
-import { Redis } from "ioredis";
 import { pino, type Logger } from "pino";
 import type { Env } from "./env.ts";
 import { loadMasterKey } from "./master-key.ts";
+import { connectRedis } from "./redis.ts";
 import { startWorkers } from "./workers.ts";
 
 export interface RunningServer {
@@ -70,7 +70,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
   });
   await ensureOperator(deps, env);
 
-  const redis = env.REDIS_URL ? new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2 }) : undefined;
+  const redis = env.REDIS_URL ? await connectRedis(env.REDIS_URL) : undefined;
   const app = createApp({
     deps,
     redis,
@@ -99,7 +99,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
       await closeHttp(server);
       await workers.stop();
       await deps.mailer.idle();
-      await redis?.quit();
+      redis?.disconnect();
       if (!options.database) await database.close();
       destination?.flushSync();
     },

@@ -18,7 +18,12 @@ import { buildOpenApiDocument } from "./rest/openapi.ts";
 import { operatorRoutes } from "./rest/operator/routes.ts";
 import { templateRoutes } from "./rest/templates/routes.ts";
 import { licenseRoutes } from "./rest/licenses/routes.ts";
-import { contourRateLimit, type Contour, type RateLimits } from "./rest/rate-limit.ts";
+import {
+  contourRateLimit,
+  redisOutageWarning,
+  type Contour,
+  type RateLimits,
+} from "./rest/rate-limit.ts";
 import { mountRoutes, type Route } from "./rest/route.ts";
 import { appRouter } from "./trpc/app-router.ts";
 
@@ -62,8 +67,12 @@ export function createApp(options: AppOptions): Express {
   app.set("query parser", "simple");
   app.use(requestLogging(deps.logger));
 
-  const limiter = (contour: Contour) =>
-    contourRateLimit(contour, options.rateLimits[contour], options.redis, options.rateLimitPrefix);
+  const shared = options.redis && {
+    redis: options.redis,
+    prefix: options.rateLimitPrefix,
+    onUnavailable: redisOutageWarning(deps.clock, deps.logger),
+  };
+  const limiter = (contour: Contour) => contourRateLimit(contour, options.rateLimits[contour], shared);
   const jsonBody = express.json({ limit: "1mb", verify: keepRawBody });
   const mountOptions = { deps, cookies, validateResponses: options.validateResponses ?? false };
 
