@@ -8,12 +8,15 @@ import { createDatabase, type Database } from "@licensing/db";
 import { pino, type Logger } from "pino";
 import type { Env } from "./env.ts";
 import { loadMasterKey } from "./master-key.ts";
+import { serverJobs } from "./jobs.ts";
 import { connectRedis } from "./redis.ts";
-import { startWorkers } from "./workers.ts";
+import { startWorkers, type JobDefinition, type Workers } from "./workers.ts";
 
 export interface RunningServer {
   url: string;
   deps: Deps;
+  /** The background jobs; `wake(id)` runs one now. */
+  workers: Workers;
   /** Stops accepting, lets in-flight requests finish, then closes the pool and Redis. */
   close(): Promise<void>;
 }
@@ -26,9 +29,12 @@ export interface StartOptions {
   validateResponses?: boolean;
   /** How often the expiry and silence sweepers run (default one minute). */
   sweepIntervalMs?: number;
+  /** More jobs to run beside the server's own. */
+  jobs?: JobDefinition[];
 }
 
 const SWEEP_INTERVAL_MS = 60_000;
+const IDEMPOTENCY_PURGE_INTERVAL_MS = 3_600_000;
 
 export const VERSION = "0.1.0";
 
@@ -79,7 +85,11 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
     validateResponses: options.validateResponses ?? false,
     rateLimits: { panel: env.RATE_LIMIT_PANEL, auth: env.RATE_LIMIT_AUTH, client: env.RATE_LIMIT_CLIENT },
   });
-  const workers = startWorkers(deps, options.sweepIntervalMs ?? SWEEP_INTERVAL_MS);
+  const jobs = serverJobs({
+    sweepIntervalMs: options.sweepIntervalMs ?? SWEEP_INTERVAL_MS,
+    idempotencyPurgeIntervalMs: IDEMPOTENCY_PURGE_INTERVAL_MS,
+  });
+  const workers = startWorkers(deps, [...jobs, ...(options.jobs ?? [])]);
   const server = createServer(app);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -95,6 +105,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
   return {
     url: `http://127.0.0.1:${port}`,
     deps,
+    workers,
     async close() {
       await closeHttp(server);
       await workers.stop();

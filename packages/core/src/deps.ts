@@ -1,7 +1,11 @@
 import type { Db } from "@licensing/db";
 import type { Logger } from "pino";
+import { createActivationState, type ActivationState } from "./activations/state.ts";
 import type { Clock } from "./clock.ts";
+import { createSigningKeyCache, type SigningKeyCache } from "./crypto/ed25519.ts";
+import { createPasswordHasher, type PasswordHashParams, type PasswordHasher } from "./crypto/password.ts";
 import { createSecretBox, type SecretBox } from "./crypto/secret-box.ts";
+import { createConfigValidators, type ConfigValidators } from "./licenses/config.ts";
 import { createMailer, type Mailer } from "./mail/mailer.ts";
 
 /** Settings the use-cases need; the server builds them from the environment. */
@@ -27,7 +31,11 @@ export const defaultLicensingSettings: LicensingSettings = {
   heartbeatIntervalSeconds: 900,
 };
 
-/** Everything a use-case may touch, passed explicitly as its first argument. */
+/**
+ * Everything a use-case may touch, passed explicitly as its first argument. Every piece of state (caches,
+ * prepared statements, batching writers) lives here and nowhere at module level, so two `Deps` in one
+ * process (tests, the simulator's virtual clock) share nothing.
+ */
 export interface Deps {
   db: Db;
   /** Writes whose loss in a crash is harmless (heartbeats); see `Database.telemetryDb`. */
@@ -37,6 +45,12 @@ export interface Deps {
   secrets: SecretBox;
   mailer: Mailer;
   logger: Logger;
+  passwords: PasswordHasher;
+  /** Decrypted signing keys of `secrets`. */
+  signingKeys: SigningKeyCache;
+  configValidators: ConfigValidators;
+  /** The client API's prepared statements, heartbeat writer and latency figures. */
+  activations: ActivationState;
 }
 
 /** Where a call came from; recorded in the audit log and on sessions. */
@@ -55,19 +69,27 @@ export interface DepsOptions {
   masterKey: Buffer;
   smtpUrl?: string | undefined;
   licensing?: Partial<LicensingSettings> | undefined;
+  /** Argon2 cost; defaults to the library's (OWASP baseline). */
+  passwordHashing?: PasswordHashParams | undefined;
 }
 
 /** Builds the dependencies from their parts; the server and the test harness both use it. */
 export function createDeps(options: DepsOptions): Deps {
   const { db, clock, logger } = options;
   const publicBaseUrl = options.publicBaseUrl.replace(/\/$/, "");
+  const telemetryDb = options.telemetryDb ?? db;
+  const secrets = createSecretBox(options.masterKey);
   return {
     db,
-    telemetryDb: options.telemetryDb ?? db,
+    telemetryDb,
     clock,
     logger,
     config: { publicBaseUrl, licensing: { ...defaultLicensingSettings, ...options.licensing } },
-    secrets: createSecretBox(options.masterKey),
+    secrets,
+    passwords: createPasswordHasher(options.passwordHashing),
+    signingKeys: createSigningKeyCache(secrets),
+    configValidators: createConfigValidators(),
+    activations: createActivationState({ db, telemetryDb, clock }),
     mailer: createMailer({
       db,
       clock,

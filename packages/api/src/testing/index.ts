@@ -18,6 +18,7 @@ import { startSmtpReceiver, type SmtpReceiver } from "./smtp-receiver.ts";
 
 export { TestClient } from "./http-client.ts";
 export { startSmtpReceiver, type SmtpReceiver } from "./smtp-receiver.ts";
+export { trpcCaller } from "./trpc-caller.ts";
 export { createLicensedCompany, issueLicense, signedPost, type IssuedLicense } from "./client-api.ts";
 
 export const OPERATOR = { email: "root@example.com", password: "operator-password-1" };
@@ -45,10 +46,14 @@ export interface TestAppOptions {
   rateLimitPrefix?: string;
   /** Where logs go; silent by default (TEST_LOG_LEVEL=debug shows them). */
   logger?: Logger;
+  /** Another app's database, to run a second app over the same data (left open on close). */
+  database?: TestDatabase;
+  /** The master key sealing signing keys; apps sharing a database need the same one. */
+  masterKey?: Buffer;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
+  const database = options.database ?? (await createTestDatabase());
   const smtp = await startSmtpReceiver();
   const clock = createManualClock(new Date());
   const logger = options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
@@ -61,7 +66,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     clock,
     logger,
     publicBaseUrl: options.publicBaseUrl ?? url,
-    masterKey: randomBytes(32),
+    masterKey: options.masterKey ?? randomBytes(32),
     smtpUrl: smtp.url,
   });
   await bootstrapOperator(deps, OPERATOR);
@@ -92,7 +97,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       await new Promise((resolve) => server.close(resolve));
       await deps.mailer.idle();
       await smtp.close();
-      await database.dispose();
+      if (!options.database) await database.dispose();
     },
   };
 }

@@ -1,0 +1,30 @@
+import { purgeIdempotencyKeys, sweepers } from "@licensing/core";
+import type { JobDefinition } from "./workers.ts";
+
+export interface JobIntervals {
+  /** The expiry and silence sweepers (default one minute). */
+  sweepIntervalMs: number;
+  /** Forgetting idempotency keys past their window (default one hour). */
+  idempotencyPurgeIntervalMs: number;
+}
+
+/** The jobs every server instance runs. */
+export function serverJobs(intervals: JobIntervals): JobDefinition[] {
+  return [
+    {
+      id: "license-expiry",
+      intervalMs: intervals.sweepIntervalMs,
+      handler: (deps) => sweepers.sweepExpiredLicenses(deps),
+    },
+    {
+      id: "missed-heartbeats",
+      intervalMs: intervals.sweepIntervalMs,
+      handler: (deps) => sweepers.detectMissedHeartbeats(deps),
+    },
+    {
+      id: "idempotency-purge",
+      intervalMs: intervals.idempotencyPurgeIntervalMs,
+      handler: (deps) => purgeIdempotencyKeys(deps),
+    },
+  ];
+}
