@@ -40,35 +40,38 @@ function listFiles(path, into) {
  * A hash of every input file's path and contents: a changed, added or deleted file changes it, while a
  * checkout that only touches modification times does not.
  * @param {BuildStep} step
+ * @param {string} [base]
  */
-export function fingerprint(step) {
+export function fingerprint(step, base = root) {
   const hash = createHash("sha256");
   const files = step.inputs
-    .flatMap((input) => listFiles(join(root, input), []))
-    .map((file) => relative(root, file).split("\\").join("/"))
+    .flatMap((input) => listFiles(join(base, input), []))
+    .map((file) => relative(base, file).split("\\").join("/"))
     .filter((file) => !step.ignore?.(file))
     .sort();
   for (const file of files) {
     hash
       .update(file)
       .update("\0")
-      .update(readFileSync(join(root, file)))
+      .update(readFileSync(join(base, file)))
       .update("\0");
   }
   return hash.digest("hex");
 }
 
-/** @param {BuildStep} step */
-const stampFile = (step) => join(root, "node_modules", ".cache", "licensing-build", `${step.name}.json`);
+/** @param {BuildStep} step @param {string} base */
+const stampFile = (step, base) =>
+  join(base, "node_modules", ".cache", "licensing-build", `${step.name}.json`);
 
 /**
  * Why the step must run, or null when its output is current.
  * @param {BuildStep} step
  * @param {string} hash
+ * @param {string} [base]
  */
-export function staleReason(step, hash) {
-  if (!existsSync(join(root, step.output))) return "no build yet";
-  const file = stampFile(step);
+export function staleReason(step, hash, base = root) {
+  if (!existsSync(join(base, step.output))) return "no build yet";
+  const file = stampFile(step, base);
   if (!existsSync(file)) return "no build stamp";
   const stamp = JSON.parse(readFileSync(file, "utf8"));
   return stamp.fingerprint === hash ? null : "sources changed";
@@ -77,22 +80,27 @@ export function staleReason(step, hash) {
 /**
  * Builds what is stale, in order; returns the names of the steps that ran.
  * @param {BuildStep[]} steps
- * @param {{ log?: (line: string) => void, force?: boolean }} [options]
+ * @param {{ log?: (line: string) => void, force?: boolean, root?: string }} [options] `root`: where the
+ *   steps' paths start and the stamps are kept (default the repository).
  */
 export async function buildIfStale(steps, options = {}) {
+  const base = options.root ?? root;
   const log = options.log ?? ((line) => stderr.write(`${line}\n`));
   /** @type {string[]} */
   const built = [];
   for (const step of steps) {
-    const hash = fingerprint(step);
-    const reason = options.force ? "forced" : staleReason(step, hash);
+    const hash = fingerprint(step, base);
+    const reason = options.force ? "forced" : staleReason(step, hash, base);
     if (!reason) continue;
     const started = performance.now();
     log(`build ${step.name}: ${reason}, building ${step.output}`);
     await step.build();
     // The inputs are hashed before the build, so an edit made during it triggers the next one.
-    mkdirSync(dirname(stampFile(step)), { recursive: true });
-    writeFileSync(stampFile(step), JSON.stringify({ fingerprint: hash, builtAt: new Date().toISOString() }));
+    mkdirSync(dirname(stampFile(step, base)), { recursive: true });
+    writeFileSync(
+      stampFile(step, base),
+      JSON.stringify({ fingerprint: hash, builtAt: new Date().toISOString() }),
+    );
     log(`build ${step.name}: done in ${Math.round(performance.now() - started)} ms`);
     built.push(step.name);
   }
