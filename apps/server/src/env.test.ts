@@ -9,6 +9,7 @@ describe("parseEnv", () => {
       LICENSING_MAX_OFFLINE_DAYS: 30,
       LICENSING_DEFAULT_TRIAL_DAYS: 14,
       LICENSING_HEARTBEAT_INTERVAL_SECONDS: 900,
+      HEARTBEAT_RETENTION_DAYS: 400,
       RATE_LIMIT_PANEL: 300,
       RATE_LIMIT_AUTH: 20,
       RATE_LIMIT_CLIENT: 100,
@@ -33,6 +34,8 @@ describe("parseEnv", () => {
     ["LICENSING_MASTER_KEY", "too-short"],
     ["LICENSING_MAX_OFFLINE_DAYS", "0"],
     ["RATE_LIMIT_AUTH", "-1"],
+    ["HEARTBEAT_RETENTION_DAYS", "0"],
+    ["HEARTBEAT_RETENTION_DAYS", "a year"],
     ["SMTP_URL", "not a url"],
     ["LOG_LEVEL", "loud"],
   ])("names %s when its value %j is bad", (name, value) => {

@@ -1,4 +1,4 @@
-import { purgeIdempotencyKeys, sweepers } from "@licensing/core";
+import { analytics, purgeIdempotencyKeys, sweepers } from "@licensing/core";
 import type { JobDefinition } from "./workers.ts";
 
 export interface JobIntervals {
@@ -6,6 +6,8 @@ export interface JobIntervals {
   sweepIntervalMs: number;
   /** Forgetting idempotency keys past their window (default one hour). */
   idempotencyPurgeIntervalMs: number;
+  /** Heartbeat partitions and the daily usage rollup (default ten minutes; each has work once a day). */
+  analyticsIntervalMs: number;
 }
 
 /** The jobs every server instance runs. */
@@ -25,6 +27,19 @@ export function serverJobs(intervals: JobIntervals): JobDefinition[] {
       id: "idempotency-purge",
       intervalMs: intervals.idempotencyPurgeIntervalMs,
       handler: (deps) => purgeIdempotencyKeys(deps),
+    },
+    {
+      id: "heartbeat-partitions",
+      intervalMs: intervals.analyticsIntervalMs,
+      handler: async (deps) => {
+        const { created, dropped } = await analytics.maintainHeartbeatPartitions(deps);
+        return created.length + dropped.length;
+      },
+    },
+    {
+      id: "usage-rollup",
+      intervalMs: intervals.analyticsIntervalMs,
+      handler: (deps) => analytics.rollupUsage(deps),
     },
   ];
 }

@@ -35,6 +35,7 @@ export interface StartOptions {
 
 const SWEEP_INTERVAL_MS = 60_000;
 const IDEMPOTENCY_PURGE_INTERVAL_MS = 3_600_000;
+const ANALYTICS_INTERVAL_MS = 600_000;
 
 export const VERSION = "0.1.0";
 
@@ -73,6 +74,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
       defaultTrialDays: env.LICENSING_DEFAULT_TRIAL_DAYS,
       heartbeatIntervalSeconds: env.LICENSING_HEARTBEAT_INTERVAL_SECONDS,
     },
+    analytics: { heartbeatRetentionDays: env.HEARTBEAT_RETENTION_DAYS },
   });
   await ensureOperator(deps, env);
 
@@ -88,6 +90,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
   const jobs = serverJobs({
     sweepIntervalMs: options.sweepIntervalMs ?? SWEEP_INTERVAL_MS,
     idempotencyPurgeIntervalMs: IDEMPOTENCY_PURGE_INTERVAL_MS,
+    analyticsIntervalMs: ANALYTICS_INTERVAL_MS,
   });
   const workers = startWorkers(deps, [...jobs, ...(options.jobs ?? [])]);
   const server = createServer(app);

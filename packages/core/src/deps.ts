@@ -13,7 +13,16 @@ export interface CoreConfig {
   /** Links in mails are built on it, e.g. `${publicBaseUrl}/accept-invite?token=…`. */
   publicBaseUrl: string;
   licensing: LicensingSettings;
+  analytics: AnalyticsSettings;
 }
+
+/** Heartbeat storage (decision 0027). */
+export interface AnalyticsSettings {
+  /** HEARTBEAT_RETENTION_DAYS: heartbeat records older than this are dropped with their month's partition. */
+  heartbeatRetentionDays: number;
+}
+
+export const defaultAnalyticsSettings: AnalyticsSettings = { heartbeatRetentionDays: 400 };
 
 /** Spec §8 limits that the environment may change (ARCHITECTURE.md §4). */
 export interface LicensingSettings {
@@ -69,6 +78,7 @@ export interface DepsOptions {
   masterKey: Buffer;
   smtpUrl?: string | undefined;
   licensing?: Partial<LicensingSettings> | undefined;
+  analytics?: Partial<AnalyticsSettings> | undefined;
   /** Argon2 cost; defaults to the library's (OWASP baseline). */
   passwordHashing?: PasswordHashParams | undefined;
 }
@@ -84,7 +94,11 @@ export function createDeps(options: DepsOptions): Deps {
     telemetryDb,
     clock,
     logger,
-    config: { publicBaseUrl, licensing: { ...defaultLicensingSettings, ...options.licensing } },
+    config: {
+      publicBaseUrl,
+      licensing: { ...defaultLicensingSettings, ...options.licensing },
+      analytics: { ...defaultAnalyticsSettings, ...options.analytics },
+    },
     secrets,
     passwords: createPasswordHasher(options.passwordHashing),
     signingKeys: createSigningKeyCache(secrets),

@@ -39,3 +39,4 @@ export * as licenses from "./licenses/index.ts";
 export * as activations from "./activations/index.ts";
 export * as sweepers from "./sweepers/index.ts";
 export { checkDatabase, isDatabaseUnavailable } from "./health.ts";
+export * as analytics from "./analytics/index.ts";

@@ -6,6 +6,7 @@ import {
   createDeps,
   createManualClock,
   type Deps,
+  type DepsOptions,
   type ManualClock,
 } from "@licensing/core";
 import { createTestDatabase, type TestDatabase } from "@licensing/db/testing";
@@ -46,6 +47,8 @@ export interface TestAppOptions {
   rateLimitPrefix?: string;
   /** Where logs go; silent by default (TEST_LOG_LEVEL=debug shows them). */
   logger?: Logger;
+  /** Heartbeat storage settings (e.g. a short HEARTBEAT_RETENTION_DAYS). */
+  analytics?: DepsOptions["analytics"];
   /** Another app's database, to run a second app over the same data (left open on close). */
   database?: TestDatabase;
   /** The master key sealing signing keys; apps sharing a database need the same one. */
@@ -68,6 +71,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     publicBaseUrl: options.publicBaseUrl ?? url,
     masterKey: options.masterKey ?? randomBytes(32),
     smtpUrl: smtp.url,
+    analytics: options.analytics,
   });
   await bootstrapOperator(deps, OPERATOR);
   const app = createApp({

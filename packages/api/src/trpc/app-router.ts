@@ -9,6 +9,7 @@ import { usersRouter } from "./routers/users.ts";
 import { apiTokensRouter } from "./routers/api-tokens.ts";
 import { auditRouter } from "./routers/audit.ts";
 import { activationsRouter } from "./routers/activations.ts";
+import { analyticsRouter } from "./routers/analytics.ts";
 
 export const appRouter = router({
   auth: authRouter,
@@ -20,6 +21,7 @@ export const appRouter = router({
   apiTokens: apiTokensRouter,
   audit: auditRouter,
   activations: activationsRouter,
+  analytics: analyticsRouter,
 });
 
 export type AppRouter = typeof appRouter;
