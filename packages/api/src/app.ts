@@ -19,12 +19,7 @@ import { operatorRoutes } from "./rest/operator/routes.ts";
 import { analyticsRoutes } from "./rest/analytics/routes.ts";
 import { templateRoutes } from "./rest/templates/routes.ts";
 import { licenseRoutes } from "./rest/licenses/routes.ts";
-import {
-  contourRateLimit,
-  redisOutageWarning,
-  type Contour,
-  type RateLimits,
-} from "./rest/rate-limit.ts";
+import { contourRateLimit, redisOutageWarning, type Contour, type RateLimits } from "./rest/rate-limit.ts";
 import { mountRoutes, type Route } from "./rest/route.ts";
 import { appRouter } from "./trpc/app-router.ts";
 import { expressContext } from "./trpc/context.ts";
