@@ -7,3 +7,4 @@ export {
   type Tx,
 } from "./database.ts";
 export * as tables from "./schema/index.ts";
+export { isDatabaseUnavailable } from "./unavailable.ts";
