@@ -20,3 +20,6 @@ export const IdParams = z.object({ id: Uuid });
  * 0005), which the admin app shows as approximate.
  */
 export const EXACT_TOTAL_LIMIT = 1_000;
+
+/** How deep any JSON input may nest: a request body, and a config, configSchema or defaults text. */
+export const MAX_JSON_DEPTH = 64;

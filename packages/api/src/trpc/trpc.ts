@@ -1,7 +1,14 @@
-import { AppError, fail, type Actor, type RequestInfo, type UserActor } from "@licensing/core";
+import {
+  AppError,
+  fail,
+  findUnstorable,
+  type Actor,
+  type RequestInfo,
+  type UserActor,
+} from "@licensing/core";
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
-import { errorKindMapping } from "../errors.ts";
+import { asAppError, errorKindMapping } from "../errors.ts";
 import { resolveCaller } from "../http/actor.ts";
 import { sessionIdFromCookieHeader } from "../http/session-cookie.ts";
 import type { TrpcContext } from "./context.ts";
@@ -36,11 +43,18 @@ const t = initTRPC.context<TrpcContext>().create({
 /** Domain errors become tRPC errors through the same kind table the REST layer uses. */
 const appErrors = t.middleware(async ({ next }) => {
   const result = await next();
-  if (!result.ok && result.error.cause instanceof AppError) {
-    const cause = result.error.cause;
+  const cause = result.ok ? undefined : asAppError(result.error.cause);
+  if (cause) {
     throw new TRPCError({ code: errorKindMapping[cause.kind].trpc, message: cause.message, cause });
   }
   return result;
+});
+
+/** The REST edge's rule for tRPC: no NUL, no unpaired surrogate, no hostile nesting, before any SQL. */
+const storableInput = t.middleware(async ({ getRawInput, next }) => {
+  const unstorable = findUnstorable(await getRawInput(), "input");
+  if (unstorable) fail("request.invalid", `${unstorable.path}: ${unstorable.problem}`);
+  return next();
 });
 
 export const router = t.router;
@@ -54,7 +68,7 @@ export const requestOf = (ctx: TrpcContext): RequestInfo => ({
 export const sessionIdOf = (ctx: TrpcContext) => sessionIdFromCookieHeader(ctx.headers.get("cookie"));
 
 /** Anyone; the procedure reads the request itself (sign-in, invitations, password reset). */
-export const publicProcedure = t.procedure.use(appErrors);
+export const publicProcedure = t.procedure.use(appErrors).use(storableInput);
 
 /** A session or a bearer token, as the REST routes' `authenticated`. */
 export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
