@@ -5,11 +5,11 @@ import { join } from "node:path";
 import { answerClientErrors, createApp, createLogger } from "@licensing/api";
 import { bootstrapOperator, createDeps, systemClock, type Clock, type Deps } from "@licensing/core";
 import { createDatabase, type Database } from "@licensing/db";
-import { Redis } from "ioredis";
 import { pino, type Logger } from "pino";
 import type { Env } from "./env.ts";
 import { loadMasterKey } from "./master-key.ts";
 import { serverJobs } from "./jobs.ts";
+import { connectRedis } from "./redis.ts";
 import { startWorkers, type JobDefinition, type Workers } from "./workers.ts";
 
 export interface RunningServer {
@@ -79,7 +79,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
   });
   await ensureOperator(deps, env);
 
-  const redis = env.REDIS_URL ? new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2 }) : undefined;
+  const redis = env.REDIS_URL ? await connectRedis(env.REDIS_URL) : undefined;
   const app = createApp({
     deps,
     redis,
@@ -115,7 +115,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
       await closeHttp(server);
       await workers.stop();
       await deps.mailer.idle();
-      await redis?.quit();
+      redis?.disconnect();
       if (!options.database) await database.close();
       destination?.flushSync();
     },

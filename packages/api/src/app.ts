@@ -3,7 +3,7 @@ import { createExpressMiddleware } from "@trpc/server/adapters/express";
 import express, { type ErrorRequestHandler, type Express } from "express";
 import type { Redis } from "ioredis";
 import swaggerUi from "swagger-ui-express";
-import { toErrorResponse } from "./errors.ts";
+import { RETRY_AFTER_SECONDS, toErrorResponse } from "./errors.ts";
 import { loggableUrl, requestLogging } from "./http/logging.ts";
 import { originGuard } from "./http/origin-guard.ts";
 import { keepRawBody } from "./http/raw-body.ts";
@@ -19,7 +19,7 @@ import { operatorRoutes } from "./rest/operator/routes.ts";
 import { analyticsRoutes } from "./rest/analytics/routes.ts";
 import { templateRoutes } from "./rest/templates/routes.ts";
 import { licenseRoutes } from "./rest/licenses/routes.ts";
-import { contourRateLimit, type Contour, type RateLimits } from "./rest/rate-limit.ts";
+import { contourRateLimit, redisOutageWarning, type Contour, type RateLimits } from "./rest/rate-limit.ts";
 import { mountRoutes, type Route } from "./rest/route.ts";
 import { appRouter } from "./trpc/app-router.ts";
 import { expressContext } from "./trpc/context.ts";
@@ -65,8 +65,12 @@ export function createApp(options: AppOptions): Express {
   app.set("query parser", "simple");
   app.use(requestLogging(deps.logger));
 
-  const limiter = (contour: Contour) =>
-    contourRateLimit(contour, options.rateLimits[contour], options.redis, options.rateLimitPrefix);
+  const shared = options.redis && {
+    redis: options.redis,
+    prefix: options.rateLimitPrefix,
+    onUnavailable: redisOutageWarning(deps.clock, deps.logger),
+  };
+  const limiter = (contour: Contour) => contourRateLimit(contour, options.rateLimits[contour], shared);
   const jsonBody = express.json({ limit: "1mb", verify: keepRawBody });
   const mountOptions = { deps, cookies, validateResponses: options.validateResponses ?? false };
 
@@ -123,8 +127,14 @@ export function createApp(options: AppOptions): Express {
       router: appRouter,
       createContext: ({ req, res }) => expressContext(deps, cookies, req, res),
       maxBodySize: 1024 * 1024,
+      responseMeta: ({ errors }) =>
+        errors.some((e) => e.code === "SERVICE_UNAVAILABLE")
+          ? { headers: { "Retry-After": String(RETRY_AFTER_SECONDS) } }
+          : {},
       onError: ({ error }) => {
-        if (error.code === "INTERNAL_SERVER_ERROR" && error.cause?.name !== "AppError") {
+        if (error.code === "SERVICE_UNAVAILABLE") {
+          deps.logger.warn({ err: error.cause }, "database unavailable");
+        } else if (error.code === "INTERNAL_SERVER_ERROR" && error.cause?.name !== "AppError") {
           deps.logger.error({ err: error.cause ?? error }, "unexpected tRPC error");
         }
       },
@@ -141,7 +151,10 @@ export function createApp(options: AppOptions): Express {
         { err: error, method: req.method, url: loggableUrl(req.originalUrl) },
         "unexpected error",
       );
-    if (!res.headersSent) res.status(body.status).json(body);
+    else if (body.status === 503) deps.logger.warn({ err: error }, "database unavailable");
+    if (res.headersSent) return;
+    if (body.status === 503) res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
+    res.status(body.status).json(body);
   };
   app.use(errorHandler);
   return app;

@@ -1,5 +1,5 @@
 import { errorCatalogue, type ErrorCode, type ErrorKind, type ErrorResponse } from "@licensing/contracts";
-import { AppError } from "@licensing/core";
+import { AppError, isDatabaseUnavailable } from "@licensing/core";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server";
 import { ZodError } from "zod";
 
@@ -16,7 +16,11 @@ export const errorKindMapping: Record<ErrorKind, { status: number; trpc: TRPC_ER
   RequestTimeout: { status: 408, trpc: "TIMEOUT" },
   TooManyRequests: { status: 429, trpc: "TOO_MANY_REQUESTS" },
   Failure: { status: 500, trpc: "INTERNAL_SERVER_ERROR" },
+  Unavailable: { status: 503, trpc: "SERVICE_UNAVAILABLE" },
 };
+
+/** Sent as `Retry-After` with every 503: about how long a PostgreSQL restart takes. */
+export const RETRY_AFTER_SECONDS = 5;
 
 /** Names each failing field, e.g. `body.email: Invalid email address`. */
 export function describeZodError(error: ZodError, location?: string) {
@@ -64,6 +68,14 @@ function describeHttpError(error: unknown): [ErrorCode, string] | null {
   return ["request.invalid", "The request body could not be read"];
 }
 
+/** The domain error an error stands for, if any: ours, or a lost database (503, retry). */
+export function asAppError(error: unknown): AppError | undefined {
+  if (error instanceof AppError) return error;
+  if (isDatabaseUnavailable(error))
+    return new AppError("database.unavailable", "The database is unavailable; retry shortly");
+  return undefined;
+}
+
 /**
  * Turns anything thrown into the spec's error body. `unexpected` is true when the error is not one of
  * ours: the caller logs it whole and the body stays generic.
@@ -73,7 +85,8 @@ export function toErrorResponse(error: unknown): { body: ErrorResponse; unexpect
     body: { code, message, status: errorKindMapping[errorCatalogue[code]].status },
     unexpected: false,
   });
-  if (error instanceof AppError) return body(error.code, error.message);
+  const known = asAppError(error);
+  if (known) return body(known.code, known.message);
   if (error instanceof ZodError) return body("request.invalid", describeZodError(error));
   const http = describeHttpError(error);
   if (http) return body(...http);

@@ -11,6 +11,7 @@ export const errorKinds = [
   "RequestTimeout",
   "TooManyRequests",
   "Failure",
+  "Unavailable",
 ] as const;
 export type ErrorKind = (typeof errorKinds)[number];
 
@@ -26,6 +27,7 @@ export const errorCatalogue = {
   "route.not_found": "NotFound",
   "rate_limit.exceeded": "TooManyRequests",
   internal: "Failure",
+  "database.unavailable": "Unavailable",
 
   "auth.unauthenticated": "Unauthorized",
   "auth.invalid_credentials": "Unauthorized",

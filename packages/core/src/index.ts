@@ -46,6 +46,6 @@ export * as templates from "./templates/index.ts";
 export * as licenses from "./licenses/index.ts";
 export * as activations from "./activations/index.ts";
 export * as sweepers from "./sweepers/index.ts";
-export { checkDatabase } from "./health.ts";
+export { checkDatabase, isDatabaseUnavailable } from "./health.ts";
 export * as analytics from "./analytics/index.ts";
 export { findUnstorable, type UnstorableText } from "./validation/storable-text.ts";

@@ -1,5 +1,7 @@
-import { mkdirSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
@@ -42,7 +44,9 @@ export interface DatabaseOptions {
   maxConnections?: number | undefined;
 }
 
-const migrationsFolder = fileURLToPath(new URL("../migrations", import.meta.url));
+// Resolved through the package's own name, so it holds when this module is bundled into the server build.
+const require = createRequire(import.meta.url);
+const migrationsFolder = join(dirname(require.resolve("@licensing/db/package.json")), "migrations");
 // Any constant shared by every instance of this service works as the advisory lock key.
 const MIGRATION_LOCK_KEY = 4_210_771_001;
 
@@ -52,17 +56,53 @@ export function createDatabase(options: DatabaseOptions = {}): Database {
     : createEmbedded(options.dataDir);
 }
 
+const isBegin = (config: unknown) =>
+  /^begin\b/i.test(typeof config === "string" ? config : ((config as { text?: string })?.text ?? ""));
+
+/**
+ * Drizzle's node-postgres `transaction()` checks a client out and sends BEGIN before its try/finally, so a
+ * BEGIN that fails (the database restarting) never returns the client: each such failure would take a
+ * slot of the pool for good, and after a restart under load the pool never recovers. This releases the
+ * client, as broken, when its BEGIN fails; a later release by the caller is then a no-op.
+ */
+function releaseWhenBeginFails(client: pg.PoolClient) {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((...args: unknown[]) => {
+    const result = query(...args);
+    if (isBegin(args[0]) && result instanceof Promise) {
+      result.catch((err: Error) => {
+        const release = client.release;
+        client.release = () => {};
+        release(err);
+      });
+    }
+    return result;
+  }) as typeof client.query;
+}
+
 function createPostgres(url: string, max: number): Database {
-  const pool = new pg.Pool({ connectionString: url, max });
-  // An idle client losing its connection must not crash the process; the next query reconnects.
-  pool.on("error", () => {});
+  // A bounded wait for a connection: with the database down or unreachable a request fails (503) instead
+  // of hanging.
+  const connectionTimeoutMillis = 5_000;
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis });
+  // A lost connection must not crash the process. The pool reports (and drops) its idle clients; a client
+  // checked out for a transaction reports on itself, and its next query fails (503), so both are ignored here.
+  const survive = (p: pg.Pool) => {
+    p.on("error", () => {});
+    p.on("connect", (client) => {
+      client.on("error", () => {});
+      releaseWhenBeginFails(client);
+    });
+  };
+  survive(pool);
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   const telemetryPool = new pg.Pool({
     connectionString: url,
     max: Math.max(2, Math.ceil(max / 2)),
+    connectionTimeoutMillis,
     options: "-c synchronous_commit=off",
   });
-  telemetryPool.on("error", () => {});
+  survive(telemetryPool);
   return {
     db,
     telemetryDb: drizzlePg(telemetryPool, { schema }) as unknown as Db,
@@ -89,9 +129,33 @@ function createPostgres(url: string, max: number): Database {
   };
 }
 
+/**
+ * PGlite's defaults size PostgreSQL for a server (shared_buffers 128 MB, all of it resident in the
+ * WebAssembly heap); the embedded database serves one process, where 16 MB holds the hot pages
+ * (docs/decisions/0017). Measured in docs/performance.md.
+ */
+export const embeddedStartParams = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"];
+
+/**
+ * Creates a new data directory in a short-lived child process. initdb runs in a second WebAssembly
+ * instance whose memory (about 400 MB) PGlite's process keeps for good; in a child it is returned.
+ */
+function initDataDirInChild(dataDir: string) {
+  const script = `
+    const { PGlite } = require(${JSON.stringify(require.resolve("@electric-sql/pglite"))});
+    const db = new PGlite(${JSON.stringify(dataDir)});
+    db.waitReady.then(() => db.close()).catch((err) => { console.error(err); process.exit(1); });`;
+  const result = spawnSync(process.execPath, ["-e", script], { stdio: ["ignore", "ignore", "pipe"] });
+  if (result.status !== 0)
+    throw new Error(`creating the embedded database in ${dataDir} failed: ${result.stderr.toString()}`);
+}
+
 function createEmbedded(dataDir: string | undefined): Database {
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const client = new PGlite(dataDir);
+  if (dataDir) {
+    mkdirSync(dataDir, { recursive: true });
+    if (!existsSync(join(dataDir, "PG_VERSION"))) initDataDirInChild(dataDir);
+  }
+  const client = new PGlite(dataDir, { startParams: embeddedStartParams });
   const pglite = drizzlePglite(client, { schema });
   const db = pglite as unknown as Db;
   return {

@@ -38,8 +38,9 @@ export function requestLogging(logger: Logger): RequestHandler {
     const started = process.hrtime.bigint();
     requestContext.run({ requestId }, () => {
       res.on("finish", () => {
+        // A 503 is a known condition (the database is down), logged with its cause as a warning.
         const level =
-          res.statusCode >= 500
+          res.statusCode >= 500 && res.statusCode !== 503
             ? "error"
             : res.statusCode >= 400
               ? "warn"

@@ -8,7 +8,7 @@ import {
 } from "@licensing/core";
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
-import { errorKindMapping } from "../errors.ts";
+import { asAppError, errorKindMapping } from "../errors.ts";
 import { resolveCaller } from "../http/actor.ts";
 import { sessionIdFromCookieHeader } from "../http/session-cookie.ts";
 import type { TrpcContext } from "./context.ts";
@@ -43,8 +43,8 @@ const t = initTRPC.context<TrpcContext>().create({
 /** Domain errors become tRPC errors through the same kind table the REST layer uses. */
 const appErrors = t.middleware(async ({ next }) => {
   const result = await next();
-  if (!result.ok && result.error.cause instanceof AppError) {
-    const cause = result.error.cause;
+  const cause = result.ok ? undefined : asAppError(result.error.cause);
+  if (cause) {
     throw new TRPCError({ code: errorKindMapping[cause.kind].trpc, message: cause.message, cause });
   }
   return result;

@@ -1,8 +1,13 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import {
+  formatSignatureHeader,
+  parseSignatureHeader,
+  SIGNATURE_WINDOW_SECONDS,
+  signingStringV1,
+  signingStringV2,
+  TIMESTAMP_PATTERN,
+} from "@licensing/protocol";
 import { fail } from "../errors.ts";
-
-/** ±5 minutes (spec §5, §8). */
-export const SIGNATURE_WINDOW_SECONDS = 300;
 
 export interface SignedRequestParts {
   method: string;
@@ -15,27 +20,24 @@ export interface SignedRequestParts {
 const hmacHex = (key: string, message: string) => createHmac("sha256", key).update(message).digest("hex");
 
 /** v1 (spec §5): HMAC-SHA256 of the timestamp, keyed with the license key. */
-export const signatureV1 = (licenseKey: string, timestamp: string) => hmacHex(licenseKey, timestamp);
+export const signatureV1 = (licenseKey: string, timestamp: string) =>
+  hmacHex(licenseKey, signingStringV1(timestamp));
 
 /** v2: also binds method, path and body, so a captured request cannot be replayed with another body. */
 export function signatureV2(licenseKey: string, timestamp: string, parts: SignedRequestParts) {
-  const bodyHash = createHash("sha256").update(parts.body).digest("hex");
-  return hmacHex(licenseKey, `${timestamp}.${parts.method.toUpperCase()}.${parts.path}.${bodyHash}`);
+  const bodySha256Hex = createHash("sha256").update(parts.body).digest("hex");
+  return hmacHex(
+    licenseKey,
+    signingStringV2({ timestamp, method: parts.method, path: parts.path, bodySha256Hex }),
+  );
 }
 
 /** The `X-Service-Signature` value a client sends: both versions, comma-separated. */
 export const signRequest = (licenseKey: string, timestamp: string, parts: SignedRequestParts) =>
-  `v1=${signatureV1(licenseKey, timestamp)},v2=${signatureV2(licenseKey, timestamp, parts)}`;
-
-function parseSignatureHeader(header: string) {
-  const versions: Partial<Record<"v1" | "v2", string>> = {};
-  for (const item of header.split(",")) {
-    const match = /^\s*(v1|v2)=([0-9a-f]{64})\s*$/i.exec(item);
-    if (!match) return null;
-    versions[match[1]!.toLowerCase() as "v1" | "v2"] = match[2]!.toLowerCase();
-  }
-  return versions;
-}
+  formatSignatureHeader({
+    v1: signatureV1(licenseKey, timestamp),
+    v2: signatureV2(licenseKey, timestamp, parts),
+  });
 
 const sameHex = (a: string, b: string) => timingSafeEqual(Buffer.from(a, "hex"), Buffer.from(b, "hex"));
 
@@ -60,9 +62,9 @@ export function verifyRequestSignature(
   if (!timestamp || !signature) {
     fail("hmac.missing", "X-Service-Timestamp and X-Service-Signature headers are required");
   }
-  if (!/^\d{1,12}$/.test(timestamp!)) fail("hmac.malformed", "X-Service-Timestamp must be unix seconds");
+  if (!TIMESTAMP_PATTERN.test(timestamp!)) fail("hmac.malformed", "X-Service-Timestamp must be unix seconds");
   const versions = parseSignatureHeader(signature!);
-  if (!versions || (!versions.v1 && !versions.v2)) {
+  if (!versions) {
     fail(
       "hmac.malformed",
       "X-Service-Signature must be `v1=<hex>` and/or `v2=<hex>` (HMAC-SHA256, 64 hex digits)",
@@ -72,7 +74,7 @@ export function verifyRequestSignature(
   if (skew > SIGNATURE_WINDOW_SECONDS) {
     fail(
       "hmac.stale",
-      `X-Service-Timestamp is ${skew} s away from the server's clock (at most 300 s allowed)`,
+      `X-Service-Timestamp is ${skew} s away from the server's clock (at most ${SIGNATURE_WINDOW_SECONDS} s allowed)`,
     );
   }
   if (!versions!.v2 && minVersion === "v2") {

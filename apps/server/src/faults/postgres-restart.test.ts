@@ -1,0 +1,171 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { TestClient } from "@licensing/api/testing";
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseEnv } from "../env.ts";
+import { startServer, type RunningServer } from "../server.ts";
+import { postgresBinDir, startPrivatePostgres, type PrivatePostgres } from "../testing/private-postgres.ts";
+
+interface Outcome {
+  status: number;
+  body: { id?: string; code?: string; message?: string; status?: number } | undefined;
+  retryAfter: string | null;
+  at: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Stops and starts a PostgreSQL cluster of its own (never the machine's shared server), so it runs in both
+// CI passes; it needs the PostgreSQL binaries, which .ci/run installs.
+describe.skipIf(!postgresBinDir())("PostgreSQL restarted under load", () => {
+  let postgres: PrivatePostgres;
+  let server: RunningServer;
+  let operator: TestClient;
+  const dataDir = mkdtempSync(join(tmpdir(), "licensing-restart-"));
+  const logLines: string[] = [];
+  let closed = false;
+
+  beforeAll(async () => {
+    postgres = await startPrivatePostgres();
+    const logger = pino(
+      { level: "warn" },
+      new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          logLines.push(chunk.toString());
+          done();
+        },
+      }),
+    );
+    server = await startServer(
+      parseEnv({
+        PORT: "0",
+        DATA_DIR: dataDir,
+        DATABASE_URL: postgres.url,
+        BOOTSTRAP_OPERATOR_EMAIL: "ops@example.com",
+        BOOTSTRAP_OPERATOR_PASSWORD: "ops-password",
+        RATE_LIMIT_PANEL: "1000000",
+      }),
+      { logger },
+    );
+    operator = new TestClient(server.url);
+    await operator.login("ops@example.com", "ops-password");
+  }, 120_000);
+
+  afterAll(async () => {
+    if (!closed) await server?.close();
+    await postgres?.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("answers 503 in the error shape meanwhile, loses no committed write and recovers within 5 s", async () => {
+    const company = await operator.post("/api/v1/panel/companies", { name: "Acme", slug: "acme" });
+    const template = await operator.post("/api/v1/panel/templates", {
+      name: "Editor",
+      productCode: "EDITOR",
+      defaultOfflineDays: 7,
+      defaultValidityDays: 30,
+    });
+    const issue = { companyId: company.body.id, templateId: template.body.id };
+
+    const outcomes: Outcome[] = [];
+    let running = true;
+    const worker = async () => {
+      while (running) {
+        const res = await operator.post("/api/v1/panel/licenses", issue);
+        outcomes.push({
+          status: res.status,
+          body: res.body,
+          retryAfter: res.headers.get("retry-after"),
+          at: Date.now(),
+        });
+        if (res.status !== 201) await sleep(20);
+      }
+    };
+    const workers = Array.from({ length: 6 }, worker);
+    const successes = () => outcomes.filter((o) => o.status === 201).length;
+    while (successes() < 30) await sleep(20);
+
+    await postgres.stop("fast");
+    const stoppedAt = Date.now();
+    const down = {
+      ready: await operator.get("/readyz"),
+      trpc: await operator.get("/trpc/auth.me"),
+      rest: await operator.get("/api/v1/panel/auth/me"),
+    };
+    // Keep the load on a dead database for a moment.
+    while (Date.now() - stoppedAt < 1500) await sleep(50);
+
+    await postgres.start();
+    const backAt = Date.now();
+    let readyAt: number | undefined;
+    while (readyAt === undefined && Date.now() - backAt < 10_000) {
+      if ((await operator.get("/readyz")).status === 200) readyAt = Date.now();
+      else await sleep(50);
+    }
+    const firstIssuedAfter = async () => {
+      for (;;) {
+        const ok = outcomes.find((o) => o.at > backAt && o.status === 201);
+        if (ok || Date.now() - backAt > 10_000) return ok;
+        await sleep(20);
+      }
+    };
+    const recovered = await firstIssuedAfter();
+    const after = successes();
+    while (successes() < after + 20 && Date.now() - backAt < 20_000) await sleep(20);
+    running = false;
+    await Promise.all(workers);
+
+    // While the database was down, every kind of request said so in the spec's error shape.
+    expect(down.ready.status).toBe(503);
+    expect(down.rest.status).toBe(503);
+    expect(down.rest.body).toEqual({
+      code: "database.unavailable",
+      message: expect.stringMatching(/database/i),
+      status: 503,
+    });
+    expect(down.rest.headers.get("retry-after")).toBe("5");
+    expect(down.trpc.status).toBe(503);
+    expect(down.trpc.headers.get("retry-after")).toBe("5");
+    expect(down.trpc.body.error.json.data).toMatchObject({
+      code: "SERVICE_UNAVAILABLE",
+      appCode: "database.unavailable",
+    });
+
+    // Every request under load was either issued or refused with a clear 503; none became a 500.
+    const refused = outcomes.filter((o) => o.status !== 201);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const outcome of refused) {
+      expect(outcome).toMatchObject({
+        status: 503,
+        body: { code: "database.unavailable", status: 503 },
+        retryAfter: "5",
+      });
+    }
+    // Answering again within 5 s of the database being back.
+    expect(readyAt).toBeDefined();
+    expect(readyAt! - backAt).toBeLessThan(5000);
+    expect(recovered).toBeDefined();
+    expect(recovered!.at - backAt).toBeLessThan(5000);
+
+    // Every license the service confirmed is there after the restart.
+    const issued = outcomes.filter((o) => o.status === 201).map((o) => o.body!.id!);
+    const missing: string[] = [];
+    for (const id of issued) {
+      const res = await operator.get(`/api/v1/panel/licenses/${id}`);
+      if (res.status !== 200) missing.push(`${id}: ${res.status}`);
+    }
+    expect(missing).toEqual([]);
+    // The outage is in the log as warnings, not as unexpected errors with a stack.
+    expect(logLines.some((l) => l.includes('"msg":"database unavailable"'))).toBe(true);
+    expect(logLines.filter((l) => l.includes('"level":50'))).toEqual([]);
+
+    // Every connection went back to the pool (none leaked by a request the restart cut): shutdown completes.
+    const closing = server.close().then(() => "closed");
+    const timeout = sleep(15_000).then(() => "still waiting for the pool");
+    expect(await Promise.race([closing, timeout])).toBe("closed");
+    closed = true;
+  }, 120_000);
+});

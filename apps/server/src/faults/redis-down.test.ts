@@ -1,0 +1,131 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { TestClient } from "@licensing/api/testing";
+import { createManualClock, MINUTE } from "@licensing/core";
+import { createTestDatabase, type TestDatabase } from "@licensing/db/testing";
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseEnv } from "../env.ts";
+import { startServer, type RunningServer } from "../server.ts";
+
+const redisServer = "/usr/bin/redis-server";
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function freePort() {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** A Redis of this test's own (never the shared one), which it kills and starts again on the same port. */
+async function startRedis(port: number): Promise<ChildProcess> {
+  const child = spawn(
+    redisServer,
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    { stdio: "ignore" },
+  );
+  for (let i = 0; i < 100; i++) {
+    const up = await new Promise<boolean>((resolve) => {
+      const socket = createServer().listen(port, "127.0.0.1");
+      socket.once("listening", () => socket.close(() => resolve(false)));
+      socket.once("error", () => resolve(true));
+    });
+    if (up) return child;
+    await sleep(50);
+  }
+  throw new Error("redis-server did not start");
+}
+
+// Needs the redis-server binary, which .ci/run installs.
+describe.skipIf(!existsSync(redisServer))("Redis unavailable", () => {
+  const clock = createManualClock(new Date());
+  const logLines: string[] = [];
+  const dataDir = mkdtempSync(join(tmpdir(), "licensing-redis-"));
+  let port: number;
+  let redis: ChildProcess;
+  let database: TestDatabase;
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    port = await freePort();
+    redis = await startRedis(port);
+    database = await createTestDatabase();
+    const logger = pino(
+      { level: "warn" },
+      new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          logLines.push(chunk.toString());
+          done();
+        },
+      }),
+    );
+    server = await startServer(
+      parseEnv({
+        PORT: "0",
+        DATA_DIR: dataDir,
+        REDIS_URL: `redis://127.0.0.1:${port}`,
+        RATE_LIMIT_AUTH: "3",
+        BOOTSTRAP_OPERATOR_EMAIL: "ops@example.com",
+        BOOTSTRAP_OPERATOR_PASSWORD: "ops-password",
+      }),
+      { database, clock, logger },
+    );
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.close();
+    redis?.kill("SIGKILL");
+    await database?.dispose();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const warnings = () => logLines.filter((l) => l.includes("Redis is unavailable"));
+
+  it("lets requests through with one warning a minute, and limits again when Redis is back", async () => {
+    const anonymous = new TestClient(server.url);
+    const me = () => anonymous.get("/api/v1/panel/auth/me");
+
+    // Redis up: the fourth request of the minute is refused.
+    expect([(await me()).status, (await me()).status, (await me()).status]).toEqual([401, 401, 401]);
+    expect((await me()).status).toBe(429);
+
+    redis.kill("SIGKILL");
+    await new Promise((resolve) => redis.once("exit", resolve));
+
+    // Redis down: every request is answered as if there were no limit, and promptly.
+    const started = Date.now();
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await me()).status);
+    expect(statuses).toEqual(Array(10).fill(401));
+    expect(Date.now() - started).toBeLessThan(5000);
+    // Everything else keeps working.
+    const operator = new TestClient(server.url);
+    await operator.login("ops@example.com", "ops-password");
+    expect((await operator.get("/api/v1/panel/auth/me")).status).toBe(200);
+    expect((await operator.get("/readyz")).status).toBe(200);
+
+    // One warning for all of those requests; the next comes a minute later.
+    expect(warnings()).toHaveLength(1);
+    expect(JSON.parse(warnings()[0]!)).toMatchObject({ level: 40 });
+    clock.advance(MINUTE + 1000);
+    expect((await me()).status).toBe(401);
+    expect(warnings()).toHaveLength(2);
+    expect(logLines.filter((l) => l.includes('"level":50'))).toEqual([]);
+
+    // Redis back (empty, as after a restart): the limits count again.
+    redis = await startRedis(port);
+    const back = Date.now();
+    let limited = false;
+    while (!limited && Date.now() - back < 15_000) {
+      limited = (await me()).status === 429;
+      if (!limited) await sleep(100);
+    }
+    expect(limited).toBe(true);
+  }, 120_000);
+});

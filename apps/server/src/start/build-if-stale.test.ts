@@ -1,0 +1,73 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+// @ts-expect-error plain JavaScript (npm start runs it before anything is compiled); no declarations
+import { buildIfStale } from "../../../../scripts/build/build-if-stale.mjs";
+
+const root = mkdtempSync(join(tmpdir(), "licensing-build-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const write = (path: string, text: string) => {
+  mkdirSync(join(root, path, ".."), { recursive: true });
+  writeFileSync(join(root, path), text);
+};
+
+// A step that concatenates its sources, standing in for esbuild (the server) or Vite (the admin app).
+let builds = 0;
+const step = {
+  name: "concat",
+  inputs: ["src", "config.json"],
+  ignore: (file: string) => file.endsWith(".test.ts"),
+  output: "out/bundle.txt",
+  async build() {
+    builds++;
+    const sources = ["src/a.ts", "src/b.ts"].map((f) => readFileSync(join(root, f), "utf8"));
+    write(this.output, sources.join("\n"));
+  },
+};
+const run = (): Promise<string[]> => buildIfStale([step], { root, log: () => {} });
+
+describe("buildIfStale", () => {
+  it("builds when there is no output, then only when an input's contents change", async () => {
+    write("src/a.ts", "export const a = 1;");
+    write("src/b.ts", "export const b = 2;");
+    write("config.json", "{}");
+
+    expect(await run()).toEqual(["concat"]);
+    expect(readFileSync(join(root, "out/bundle.txt"), "utf8")).toContain("a = 1");
+    expect(await run()).toEqual([]);
+
+    // Same contents written again (as a checkout does): still current.
+    write("src/a.ts", "export const a = 1;");
+    expect(await run()).toEqual([]);
+
+    write("src/a.ts", "export const a = 3;");
+    expect(await run()).toEqual(["concat"]);
+    expect(readFileSync(join(root, "out/bundle.txt"), "utf8")).toContain("a = 3");
+
+    // A test file is not an input of the build.
+    write("src/a.test.ts", "test");
+    expect(await run()).toEqual([]);
+
+    // A new source, a changed single-file input, a deleted output: each rebuilds.
+    write("src/c.ts", "export const c = 4;");
+    expect(await run()).toEqual(["concat"]);
+    write("config.json", '{"minify":true}');
+    expect(await run()).toEqual(["concat"]);
+    rmSync(join(root, "out"), { recursive: true });
+    expect(await run()).toEqual(["concat"]);
+    expect(builds).toBe(5);
+  });
+
+  it("does not record a build that failed, so the next start tries again", async () => {
+    const failing = {
+      ...step,
+      name: "failing",
+      output: "out/never.txt",
+      build: () => Promise.reject(new Error("boom")),
+    };
+    await expect(buildIfStale([failing], { root, log: () => {} })).rejects.toThrow("boom");
+    await expect(buildIfStale([failing], { root, log: () => {} })).rejects.toThrow("boom");
+  });
+});

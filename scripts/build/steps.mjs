@@ -1,0 +1,80 @@
+// @ts-check
+// What `npm start` builds before it runs, in order. Each step names its inputs and its output; a step runs
+// when its output is missing or its inputs changed (build-if-stale.mjs). Add a step here for anything else
+// the server needs built (e.g. the admin app's static files).
+import { existsSync, realpathSync } from "node:fs";
+import { builtinModules } from "node:module";
+import { dirname, join } from "node:path";
+import { root } from "./build-if-stale.mjs";
+
+const serverPackages = ["protocol", "contracts", "db", "core", "api"];
+const isTest = (/** @type {string} */ file) => /\.test\.ts$/.test(file) || file.includes("/testing/");
+
+/** The folder of the package `name` that Node would load from `fromDir`, or null. */
+function findPackage(name, fromDir) {
+  for (let dir = fromDir; ; dir = dirname(dir)) {
+    const candidate = join(dir, "node_modules", name);
+    if (existsSync(join(candidate, "package.json"))) return realpathSync(candidate);
+    if (dirname(dir) === dir) return null;
+  }
+}
+
+/**
+ * npm dependencies stay imports that Node resolves at run time, except where a workspace package has its
+ * own copy (e.g. packages/core/node_modules/ajv, a major version the root does not have): the bundle's
+ * folder would find the other copy, so that one is bundled.
+ * @param {string} outDir
+ * @returns {import("esbuild").Plugin}
+ */
+function externalWhereNodeFindsTheSame(outDir) {
+  return {
+    name: "external-npm-packages",
+    setup(build) {
+      build.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (args.path.startsWith("@licensing/")) return undefined;
+        if (args.path.startsWith("node:") || builtinModules.includes(args.path))
+          return { path: args.path, external: true };
+        const parts = args.path.split("/");
+        const name = args.path.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
+        const here = findPackage(name, args.resolveDir);
+        return here && here === findPackage(name, outDir) ? { path: args.path, external: true } : undefined;
+      });
+    },
+  };
+}
+
+/** The server as one ES module: our workspace packages bundled in, every npm dependency left to Node. */
+export const serverStep = {
+  name: "server",
+  inputs: [
+    "apps/server/src",
+    "apps/server/package.json",
+    ...serverPackages.flatMap((name) => [`packages/${name}/src`, `packages/${name}/package.json`]),
+    "tsconfig.base.json",
+    "scripts/build/steps.mjs",
+  ],
+  ignore: isTest,
+  output: "apps/server/dist/main.js",
+  async build() {
+    const esbuild = await import("esbuild");
+    await esbuild.build({
+      absWorkingDir: root,
+      entryPoints: ["apps/server/src/main.ts"],
+      outfile: join(root, "apps/server/dist/main.js"),
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: "node20.19",
+      sourcemap: "linked",
+      logLevel: "warning",
+      // A bundled CommonJS dependency calls `require` for Node's built-ins.
+      banner: {
+        js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);",
+      },
+      plugins: [externalWhereNodeFindsTheSame(join(root, "apps/server/dist"))],
+    });
+  },
+};
+
+/** @type {import("./build-if-stale.mjs").BuildStep[]} */
+export const buildSteps = [serverStep];
