@@ -106,7 +106,7 @@ describe("npm run rotate-master-key", () => {
       await db.dispose();
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
 
   it("refuses a new key that is not 32 bytes of base64, or no current key at all", async () => {
     expect(() => parseMasterKey("too-short")).toThrow(/32 bytes, base64-encoded/);
