@@ -13,8 +13,10 @@ describe("parseEnv", () => {
       RATE_LIMIT_PANEL: 300,
       RATE_LIMIT_AUTH: 20,
       RATE_LIMIT_CLIENT: 100,
+      CLIENT_SIGNATURE_MIN_VERSION: "v1",
       LOG_LEVEL: "info",
     });
+    expect(parseEnv({ CLIENT_SIGNATURE_MIN_VERSION: "v2" }).CLIENT_SIGNATURE_MIN_VERSION).toBe("v2");
   });
 
   it("treats empty strings as unset and coerces numbers and TRUST_PROXY", () => {
@@ -38,6 +40,7 @@ describe("parseEnv", () => {
     ["HEARTBEAT_RETENTION_DAYS", "a year"],
     ["SMTP_URL", "not a url"],
     ["LOG_LEVEL", "loud"],
+    ["CLIENT_SIGNATURE_MIN_VERSION", "v3"],
   ])("names %s when its value %j is bad", (name, value) => {
     expect(() => parseEnv({ [name]: value })).toThrow(EnvError);
     expect(() => parseEnv({ [name]: value })).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}: `));

@@ -27,6 +27,7 @@ export const EnvSchema = z
     RATE_LIMIT_PANEL: positiveInt(300),
     RATE_LIMIT_AUTH: positiveInt(20),
     RATE_LIMIT_CLIENT: positiveInt(100),
+    CLIENT_SIGNATURE_MIN_VERSION: z.enum(["v1", "v2"]).default("v1"),
     HEARTBEAT_RETENTION_DAYS: positiveInt(400),
     TRUST_PROXY: flag,
     SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),

@@ -4,7 +4,7 @@ import express, { type ErrorRequestHandler, type Express } from "express";
 import type { Redis } from "ioredis";
 import swaggerUi from "swagger-ui-express";
 import { RETRY_AFTER_SECONDS, toErrorResponse } from "./errors.ts";
-import { requestLogging } from "./http/logging.ts";
+import { loggableUrl, requestLogging } from "./http/logging.ts";
 import { originGuard } from "./http/origin-guard.ts";
 import { keepRawBody } from "./http/raw-body.ts";
 import { activationRoutes } from "./rest/activations/routes.ts";
@@ -147,7 +147,10 @@ export function createApp(options: AppOptions): Express {
   const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
     const { body, unexpected } = toErrorResponse(error);
     if (unexpected)
-      deps.logger.error({ err: error, method: req.method, url: req.originalUrl }, "unexpected error");
+      deps.logger.error(
+        { err: error, method: req.method, url: loggableUrl(req.originalUrl) },
+        "unexpected error",
+      );
     else if (body.status === 503) deps.logger.warn({ err: error }, "database unavailable");
     if (res.headersSent) return;
     if (body.status === 503) res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));

@@ -7,5 +7,4 @@ export {
   type Tx,
 } from "./database.ts";
 export * as tables from "./schema/index.ts";
-export { writeInOneRoundTrip } from "./one-round-trip.ts";
 export { isDatabaseUnavailable } from "./unavailable.ts";

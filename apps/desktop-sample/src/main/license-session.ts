@@ -6,12 +6,13 @@ import {
   LicenseClient,
   type ClientLogger,
 } from "@licensing/client";
-import type {
-  ActionResult,
-  FetchLicenseInput,
-  FingerprintView,
-  LicenseView,
-  NetworkMode,
+import {
+  NETWORK_MODES,
+  type ActionResult,
+  type FetchLicenseInput,
+  type FingerprintView,
+  type LicenseView,
+  type NetworkMode,
 } from "../shared/bridge.ts";
 import { asResult, DesktopActionError } from "./desktop-error.ts";
 import {
@@ -136,8 +137,8 @@ export class LicenseSession {
   setNetwork(mode: NetworkMode): Promise<ActionResult> {
     return this.act(async () => {
       this.requireQa();
-      if (!["online", "offline", "server-error"].includes(mode)) {
-        throw new DesktopActionError("input.invalid", "The network is online, offline or server-error");
+      if (!NETWORK_MODES.includes(mode)) {
+        throw new DesktopActionError("input.invalid", `The network is one of: ${NETWORK_MODES.join(", ")}`);
       }
       this.qa.network = mode;
     });

@@ -6,8 +6,9 @@ import { normalizeLicenseKey } from "../crypto/license-key.ts";
 import { isDeadlock, isUniqueViolation } from "../db-errors.ts";
 import type { Deps, RequestInfo } from "../deps.ts";
 import { fail } from "../errors.ts";
+import { liveSql } from "../licenses/live.ts";
 import { effectiveStatus } from "../licenses/mappers.ts";
-import { checkBinding } from "./binding.ts";
+import { bindingAdmitsSql, checkBinding } from "./binding.ts";
 import { issueMarker } from "./marker.ts";
 
 /**
@@ -58,13 +59,9 @@ export function prepareActivation(db: Db) {
                activated_at = coalesce(l.activated_at, ${now})
          where l.license_key = ${p("licenseKey")}
            and not exists (select 1 from reused)
-           and l.status = 'Active' and l.expires_at > ${now}
+           and ${liveSql("l", now)}
            and (l.max_seats is null or l.live_seats < l.max_seats)
-           and case l.hw_binding
-                 when 'none' then true
-                 when 'fixed' then l.hw_fingerprint = ${fingerprint}
-                 else ${fingerprint} is not null and coalesce(l.hw_fingerprint = ${fingerprint}, true)
-               end
+           and ${bindingAdmitsSql("l", fingerprint)}
         returning l.id, l.company_id, l.template_id`,
   );
   const inserted = db.$with("inserted", {}).as(

@@ -1,6 +1,15 @@
-import { describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "@licensing/db/testing";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../errors.ts";
-import { checkBinding, type BindingState } from "./binding.ts";
+import { rowsOf } from "../sql-rows.ts";
+import { bindingAdmitsSql, checkBinding, type BindingState } from "./binding.ts";
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(() => database.dispose());
 
 const outcome = (license: BindingState, fp: string | undefined) => {
   try {
@@ -27,5 +36,25 @@ describe("checkBinding (spec §4 activation table)", () => {
     ["firstActivation", "machine-a", undefined, "activation.fingerprint_required"],
   ] as const)("%s pinned to %s, sent %s → %s", (hwBinding, hwFingerprint, sent, expected) => {
     expect(outcome({ hwBinding, hwFingerprint }, sent)).toBe(expected);
+  });
+});
+
+describe("bindingAdmitsSql (the activation statement's copy of the table)", () => {
+  it("admits exactly what checkBinding admits", async () => {
+    for (const hwBinding of ["none", "fixed", "firstActivation"] as const) {
+      for (const hwFingerprint of [null, "machine-a"]) {
+        for (const sent of [undefined, "machine-a", "machine-b"]) {
+          const [row] = rowsOf<{ admits: boolean | null }>(
+            await database.db.execute(sql`
+              select ${bindingAdmitsSql("l", sql`${sent ?? null}::text`)} as admits
+                from (values (${hwBinding}::text, ${hwFingerprint}::text)) as l(hw_binding, hw_fingerprint)`),
+          );
+          const admitted = ["ok", "pin"].includes(outcome({ hwBinding, hwFingerprint }, sent));
+          expect(row!.admits === true, `${hwBinding} pinned to ${hwFingerprint}, sent ${sent}`).toBe(
+            admitted,
+          );
+        }
+      }
+    }
   });
 });

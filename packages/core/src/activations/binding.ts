@@ -1,4 +1,5 @@
 import type { HwBinding } from "@licensing/contracts";
+import { sql, type SQL } from "drizzle-orm";
 import { fail } from "../errors.ts";
 
 export interface BindingState {
@@ -35,4 +36,18 @@ export function checkBinding(license: BindingState, fingerprint: string | undefi
       }
       return { pin: false };
   }
+}
+
+/**
+ * `checkBinding`'s admission in SQL, for the one-statement activation (decision 0009): true exactly when
+ * `checkBinding` would not refuse, null or false otherwise. `alias` names a licenses row, `fingerprint`
+ * is a text expression (null when none was sent). binding.test.ts holds the two to the same table.
+ */
+export function bindingAdmitsSql(alias: string, fingerprint: SQL): SQL {
+  const l = sql.raw(alias);
+  return sql`case ${l}.hw_binding
+                 when 'none' then true
+                 when 'fixed' then ${l}.hw_fingerprint = ${fingerprint}
+                 else ${fingerprint} is not null and coalesce(${l}.hw_fingerprint = ${fingerprint}, true)
+               end`;
 }

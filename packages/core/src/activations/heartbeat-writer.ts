@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "@licensing/db";
 import type { Clock } from "../clock.ts";
 import { isDeadlock } from "../db-errors.ts";
+import { liveSql } from "../licenses/live.ts";
 
 /** What a matched heartbeat needs for its marker. */
 export interface Beat {
@@ -33,8 +34,7 @@ function prepareHeartbeats(db: Db) {
              and a.status = 'active'
              and l.id = a.license_id
              and l.license_key = beat.license_key
-             and l.status = 'Active'
-             and l.expires_at > ${now}
+             and ${liveSql("l", now)}
           returning l.id as license_id, l.license_key, a.id as activation_id, a.hw_fingerprint,
                     l.offline_days, l.signing_key_id`,
     );

@@ -5,7 +5,7 @@ import type { Actor } from "../auth/actor.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
 import { loadLicense } from "../licenses/load.ts";
-import { deactivateActivations } from "./deactivation.ts";
+import { deactivateActivations } from "./deactivate-activations.ts";
 
 type ActivationRow = typeof tables.activations.$inferSelect;
 

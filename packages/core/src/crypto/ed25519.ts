@@ -46,7 +46,7 @@ export function publicKeyFromHex(hex: string): KeyObject {
 export const signEd25519 = (privateKey: KeyObject, data: Buffer | string): Buffer =>
   sign(null, typeof data === "string" ? Buffer.from(data, "ascii") : data, privateKey);
 
-export function verifyEd25519(publicKey: KeyObject, data: Buffer | string, signature: Buffer): boolean {
+export function verifyEd25519(publicKey: KeyObject, data: Buffer | string, signature: Uint8Array): boolean {
   if (signature.length !== 64) return false;
   try {
     return verify(null, typeof data === "string" ? Buffer.from(data, "ascii") : data, publicKey, signature);

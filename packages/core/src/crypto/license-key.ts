@@ -1,40 +1,15 @@
 import { randomBytes } from "node:crypto";
+import { formatLicenseKey, LICENSE_KEY_RANDOM_BYTES } from "@licensing/protocol";
 
-/** Crockford's base32: no I, L, O or U, so a key read aloud or retyped stays unambiguous. */
-const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-export const LICENSE_KEY_PREFIX = "SVC-";
-const GROUPS = 5;
-const GROUP_LENGTH = 5;
-export const LICENSE_KEY_PATTERN = /^SVC(-[0-9A-HJKMNP-TV-Z]{5}){5}$/;
-
-/**
- * A new license key (ARCHITECTURE.md §3): `SVC-` and five groups of five Crockford base32 characters,
- * 125 bits from the CSPRNG. The key is also the client's HMAC secret, so it must be unguessable.
- */
-export function generateLicenseKey(): string {
-  const bytes = randomBytes(16); // 128 bits; the first 125 are used
-  let bits = 0n;
-  for (const byte of bytes) bits = (bits << 8n) | BigInt(byte);
-  bits >>= 3n;
-  const chars: string[] = [];
-  for (let i = 0; i < GROUPS * GROUP_LENGTH; i++) {
-    chars.push(CROCKFORD[Number(bits & 31n)]!);
-    bits >>= 5n;
-  }
-  const groups: string[] = [];
-  for (let g = 0; g < GROUPS; g++)
-    groups.push(chars.slice(g * GROUP_LENGTH, (g + 1) * GROUP_LENGTH).join(""));
-  return LICENSE_KEY_PREFIX + groups.join("-");
-}
+export {
+  isLicenseKey,
+  LICENSE_KEY_PATTERN,
+  LICENSE_KEY_PREFIX,
+  normalizeLicenseKey,
+} from "@licensing/protocol";
 
 /**
- * The canonical form of a key a person typed: upper case, surrounding blanks removed, and Crockford's
- * look-alikes read as digits (O → 0, I and L → 1). Returns null when it cannot be a license key.
+ * A new license key (ARCHITECTURE.md §3), formatted by the protocol from CSPRNG bytes: the key is also
+ * the client's HMAC secret, so it must be unguessable.
  */
-export function normalizeLicenseKey(input: string): string | null {
-  const [prefix, ...groups] = input.trim().toUpperCase().split("-");
-  const key = [prefix, ...groups.map((g) => g.replace(/O/g, "0").replace(/[IL]/g, "1"))].join("-");
-  return LICENSE_KEY_PATTERN.test(key) ? key : null;
-}
-
-export const isLicenseKey = (value: string) => LICENSE_KEY_PATTERN.test(value);
+export const generateLicenseKey = (): string => formatLicenseKey(randomBytes(LICENSE_KEY_RANDOM_BYTES));

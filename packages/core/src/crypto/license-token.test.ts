@@ -3,7 +3,7 @@ import * as ed from "@noble/ed25519";
 import type { LicenseTokenClaims } from "@licensing/contracts";
 import { compactVerify, importJWK, jwtVerify } from "jose";
 import { describe, expect, it } from "vitest";
-import { encodeBase64url } from "./base64url.ts";
+import { encodeBase64url } from "@licensing/protocol";
 import { generateEd25519KeyPair, publicKeyFromHex } from "./ed25519.ts";
 import { signLicenseToken, unixSeconds, verifyLicenseToken } from "./license-token.ts";
 

@@ -5,7 +5,12 @@ import {
   type LicenseTokenClaims as Claims,
   type LicenseTokenHeader as Header,
 } from "@licensing/contracts";
-import { decodeBase64urlStrict, decodeJsonSegment, encodeBase64url } from "./base64url.ts";
+import {
+  decodeBase64urlStrict,
+  decodeJsonSegment,
+  encodeBase64url,
+  encodeTokenSigningInput,
+} from "@licensing/protocol";
 import { publicKeyFromHex, signEd25519, verifyEd25519 } from "./ed25519.ts";
 
 /** The key a token is signed with: its id becomes the JWS `kid`. */
@@ -16,25 +21,11 @@ export interface TokenSigner {
 
 /**
  * A license token: JWS compact serialization, alg EdDSA (ARCHITECTURE.md D5, §3), so any JOSE library
- * verifies it with the hex public key. Claims are written in a fixed order, so the same claims and key
- * always give the same token (Ed25519 is deterministic).
+ * verifies it with the hex public key. The signing input is the protocol's (claims in a fixed order), so
+ * the same claims and key always give the same token (Ed25519 is deterministic).
  */
 export function signLicenseToken(claims: Claims, signer: TokenSigner): string {
-  const header: Header = { alg: "EdDSA", typ: "JWT", kid: signer.keyId };
-  const payload = {
-    iss: claims.iss,
-    sub: claims.sub,
-    lid: claims.lid,
-    lk: claims.lk,
-    tpl: claims.tpl,
-    ver: claims.ver,
-    iat: claims.iat,
-    exp: claims.exp,
-    trial: claims.trial,
-    hw: { mode: claims.hw.mode, fp: claims.hw.fp },
-    cfg: claims.cfg,
-  };
-  const signingInput = `${encodeBase64url(JSON.stringify(header))}.${encodeBase64url(JSON.stringify(payload))}`;
+  const signingInput = encodeTokenSigningInput(signer.keyId, claims);
   return `${signingInput}.${encodeBase64url(signEd25519(signer.privateKey, signingInput))}`;
 }
 

@@ -1,6 +1,11 @@
 import type { KeyObject } from "node:crypto";
 import { OfflineMarkerPayload, type OfflineMarkerPayload as Payload } from "@licensing/contracts";
-import { decodeBase64urlStrict, decodeJsonSegment, encodeBase64url } from "./base64url.ts";
+import {
+  decodeBase64urlStrict,
+  decodeJsonSegment,
+  encodeBase64url,
+  encodeMarkerBody,
+} from "@licensing/protocol";
 import { publicKeyFromHex, signEd25519, verifyEd25519 } from "./ed25519.ts";
 
 /**
@@ -9,15 +14,7 @@ import { publicKeyFromHex, signEd25519, verifyEd25519 } from "./ed25519.ts";
  * a `.` and a marker's never does, so a marker signature can never pass as a token signature.
  */
 export function signMarker(payload: Payload, privateKey: KeyObject): string {
-  const body = encodeBase64url(
-    JSON.stringify({
-      lid: payload.lid,
-      aid: payload.aid,
-      fp: payload.fp,
-      iat: payload.iat,
-      exp: payload.exp,
-    }),
-  );
+  const body = encodeMarkerBody(payload);
   return `${body}.${encodeBase64url(signEd25519(privateKey, body))}`;
 }
 

@@ -1,5 +1,6 @@
 import type { tables } from "@licensing/db";
 import type { LicenseResponse, LicenseStatus } from "@licensing/contracts";
+import { isPastExpiry } from "./live.ts";
 
 export type LicenseRow = typeof tables.licenses.$inferSelect;
 
@@ -10,7 +11,7 @@ export type LicenseRow = typeof tables.licenses.$inferSelect;
 export const effectiveStatus = (
   license: Pick<LicenseRow, "status" | "expiresAt">,
   now: Date,
-): LicenseStatus => (license.status === "Active" && license.expiresAt <= now ? "Expired" : license.status);
+): LicenseStatus => (isPastExpiry(license, now) ? "Expired" : license.status);
 
 export const toLicenseResponse = (l: LicenseRow, now: Date): LicenseResponse => ({
   id: l.id,

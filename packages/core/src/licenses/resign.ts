@@ -12,7 +12,7 @@ import { recordAudit } from "../audit/record.ts";
 import type { Actor } from "../auth/actor.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
-import { deactivateActivations } from "../activations/deactivation.ts";
+import { deactivateActivations } from "../activations/deactivate-activations.ts";
 import { publishEvents } from "../outbox/publish.ts";
 import { loadTemplate } from "../templates/load.ts";
 import { activeSigningKey } from "../templates/signing-keys.ts";
@@ -73,13 +73,11 @@ async function finish(
   licenseId: string,
 ) {
   await publishEvents(tx, deps.clock, [event]);
-  await recordAudit(tx, deps.clock, {
+  await recordAudit(tx, deps.clock, actor, {
     action,
-    actorEmail: actor.email,
     entityType: "license",
     entityId: licenseId,
     meta: event.data,
-    request: actor.request,
   });
 }
 

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, ilike, inArray, like, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, ilike, inArray, like, or, sql, type SQL } from "drizzle-orm";
 import { tables } from "@licensing/db";
 import {
   LicenseStatus,
@@ -16,6 +16,7 @@ import {
   visibleCompanyScope,
   type CompanyScope,
 } from "../policy/index.ts";
+import { liveCondition, pastExpiryCondition } from "./live.ts";
 import { toLicenseResponse } from "./mappers.ts";
 
 const l = tables.licenses;
@@ -35,9 +36,8 @@ export function parseStatus(value: string): Status {
 
 /** Matches the status a caller sees (see effectiveStatus): an Active license past expiry is Expired. */
 export function statusCondition(status: Status, now: Date): SQL | undefined {
-  if (status === "Active") return and(eq(l.status, "Active"), gt(l.expiresAt, now));
-  if (status === "Expired")
-    return or(eq(l.status, "Expired"), and(eq(l.status, "Active"), lte(l.expiresAt, now)));
+  if (status === "Active") return liveCondition(now);
+  if (status === "Expired") return or(eq(l.status, "Expired"), pastExpiryCondition(now));
   return eq(l.status, status);
 }
 

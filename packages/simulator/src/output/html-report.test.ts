@@ -57,6 +57,24 @@ describe("statusBands", () => {
 });
 
 describe("htmlReport", () => {
+  it("an overview row per scenario with its bands, linking to its section", () => {
+    const html = htmlReport(
+      [
+        result([event(0, "Active"), event(3 * DAY, "GracePeriod")]),
+        { ...result([event(0, "Invalid")]), name: "Second", ok: false },
+      ],
+      new Date(0),
+    );
+    const overview = html.slice(html.indexOf('<table class="overview">'), html.indexOf("</table>"));
+    expect(overview.match(/<tr><td>/g)).toHaveLength(2);
+    expect(overview).toContain('<a href="#scenario-0">&lt;Offline&gt; &amp; back</a>');
+    expect(overview).toContain('<a href="#scenario-1">Second</a>');
+    expect(overview).toMatch(
+      /fill="#2e9d57"><title>Active<\/title>.*fill="#e0a21b"><title>GracePeriod<\/title>/,
+    );
+    expect(html).toContain('<section id="scenario-1" class="bad">');
+  });
+
   it("escapes what scenarios write", () => {
     const html = htmlReport([result([event(0, "Active", "expect <b>")])], new Date(0));
     expect(html).toContain("&lt;Offline&gt; &amp; back");

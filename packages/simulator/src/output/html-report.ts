@@ -72,11 +72,26 @@ function eventRow(event: TimelineEvent): string {
   return `<tr class="${event.kind} ${event.outcome}"><td>${escape(formatElapsed(event.elapsed))}</td><td>${escape(formatTime(event.at))}${clock}</td><td>${event.line ?? ""}</td><td>${event.kind === "transition" ? "↳ " : ""}${escape(event.step)}</td><td>${status}</td><td>${escape(event.reason ?? "")}</td><td>${escape(event.message ?? "")}${requests}</td></tr>`;
 }
 
-function scenarioSection(result: ScenarioResult): string {
+/** The overview: one row per scenario, its status bands alone (no ticks), linking to its section. */
+function overviewRow(result: ScenarioResult, index: number): string {
+  const { bands, end } = statusBands(result);
+  const rects = bands
+    .map((band) => {
+      const colour = band.status ? STATUS_COLOURS[band.status].css : "#e5e7eb";
+      const x = ((band.from / end) * WIDTH).toFixed(2);
+      const width = Math.max(1, ((band.to - band.from) / end) * WIDTH).toFixed(2);
+      return `<rect x="${x}" y="0" width="${width}" height="14" fill="${colour}"><title>${escape(band.status ?? "not running")}</title></rect>`;
+    })
+    .join("");
+  const verdict = result.ok ? `<span class="pass">✓</span>` : `<span class="fail">✗</span>`;
+  return `<tr><td>${verdict}</td><td><a href="#scenario-${index}">${escape(result.name)}</a></td><td class="band"><svg viewBox="0 0 ${WIDTH} 14" preserveAspectRatio="none">${rects}</svg></td><td>${escape(formatElapsed(Math.max(0, ...result.events.map((e) => e.elapsed))))}</td></tr>`;
+}
+
+function scenarioSection(result: ScenarioResult, index: number): string {
   const verdict = result.ok
     ? `<span class="pass">passed</span>`
     : `<span class="fail">failed${result.failures ? `: ${result.failures} expectation(s)` : ""}${result.error ? ` — ${escape(result.error)}` : ""}</span>`;
-  return `<section class="${result.ok ? "ok" : "bad"}">
+  return `<section id="scenario-${index}" class="${result.ok ? "ok" : "bad"}">
 <h2>${escape(result.name)} ${verdict}</h2>
 <p class="muted">${escape(result.file)} · ${result.mode === "local" ? "in-process server, virtual clock" : "remote server, client clock only"} · ${(result.realMs / 1000).toFixed(2)} s${result.description ? ` · ${escape(result.description)}` : ""}</p>
 ${timelineSvg(result)}
@@ -105,10 +120,14 @@ svg{width:100%;height:auto;font-size:12px;fill:#374151}
 .pass{color:#15803d}.fail{color:#b91c1c}.muted{color:#6b7280}.clock{color:#0e7490}
 .status{color:#fff;border-radius:3px;padding:0 .35rem;font-size:12px}
 table{border-collapse:collapse;width:100%;font-size:13px}td,th{text-align:left;padding:.15rem .5rem;border-bottom:1px solid #f3f4f6;vertical-align:top}
+table.overview td.band{width:60%}table.overview svg{height:14px;display:block}
 tr.transition td{color:#4b5563;font-style:italic}tr.failed,tr.error,tr.refused{background:#fef2f2}
 </style></head><body>
 <h1>licensing-sim: ${results.length} scenario(s), ${failed === 0 ? `<span class="pass">all passed</span>` : `<span class="fail">${failed} failed</span>`}</h1>
 <p class="muted">Generated ${escape(generatedAt.toISOString())}. ${legend} <span class="muted">Ticks are steps; red ones failed.</span></p>
+<table class="overview"><thead><tr><th></th><th>Scenario</th><th>Status over its time</th><th>Length</th></tr></thead><tbody>
+${results.map(overviewRow).join("\n")}
+</tbody></table>
 ${results.map(scenarioSection).join("\n")}
 </body></html>
 `;

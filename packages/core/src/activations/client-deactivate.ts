@@ -4,7 +4,7 @@ import type { ActivationRequest } from "@licensing/contracts";
 import { normalizeLicenseKey } from "../crypto/license-key.ts";
 import type { Deps, RequestInfo } from "../deps.ts";
 import { fail } from "../errors.ts";
-import { deactivateActivations } from "./deactivation.ts";
+import { deactivateActivations } from "./deactivate-activations.ts";
 
 /**
  * POST /client/deactivate (the HMAC is checked by the caller): frees the seat; deactivating an
