@@ -18,6 +18,7 @@ import { buildOpenApiDocument } from "./rest/openapi.ts";
 import { operatorRoutes } from "./rest/operator/routes.ts";
 import { templateRoutes } from "./rest/templates/routes.ts";
 import { licenseRoutes } from "./rest/licenses/routes.ts";
+import { webhookRoutes } from "./rest/webhooks/routes.ts";
 import { contourRateLimit, type Contour, type RateLimits } from "./rest/rate-limit.ts";
 import { mountRoutes, type Route } from "./rest/route.ts";
 import { appRouter } from "./trpc/app-router.ts";
@@ -45,6 +46,7 @@ const panelRoutes: Route[] = [
   ...apiTokenRoutes,
   ...auditRoutes,
   ...activationRoutes,
+  ...webhookRoutes,
 ];
 
 /** Every REST route, in one list: the Express routes and the OpenAPI document both come from it. */

@@ -9,3 +9,4 @@ export * from "./api-tokens.ts";
 export * from "./audit.ts";
 export * from "./licenses.ts";
 export * from "./client.ts";
+export * from "./webhooks.ts";

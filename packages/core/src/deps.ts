@@ -1,3 +1,4 @@
+import { lookup } from "node:dns/promises";
 import type { Db } from "@licensing/db";
 import type { Logger } from "pino";
 import type { Clock } from "./clock.ts";
@@ -9,7 +10,24 @@ export interface CoreConfig {
   /** Links in mails are built on it, e.g. `${publicBaseUrl}/accept-invite?token=…`. */
   publicBaseUrl: string;
   licensing: LicensingSettings;
+  webhooks: WebhookSettings;
 }
+
+/** Outgoing webhooks (spec §6, ARCHITECTURE.md §3). */
+export interface WebhookSettings {
+  /** WEBHOOK_ALLOW_PRIVATE: let endpoint URLs resolve to loopback, private, link-local or metadata addresses. */
+  allowPrivate: boolean;
+  /** Time a receiver has to answer, from the connection to the last byte (spec: 30 seconds). */
+  timeoutMs: number;
+  /** Resolves a host name to its addresses; the system resolver unless replaced (tests). */
+  resolveHost: (hostname: string) => Promise<string[]>;
+}
+
+export const defaultWebhookSettings: WebhookSettings = {
+  allowPrivate: false,
+  timeoutMs: 30_000,
+  resolveHost: async (hostname) => (await lookup(hostname, { all: true })).map((a) => a.address),
+};
 
 /** Spec §8 limits that the environment may change (ARCHITECTURE.md §4). */
 export interface LicensingSettings {
@@ -55,6 +73,7 @@ export interface DepsOptions {
   masterKey: Buffer;
   smtpUrl?: string | undefined;
   licensing?: Partial<LicensingSettings> | undefined;
+  webhooks?: Partial<WebhookSettings> | undefined;
 }
 
 /** Builds the dependencies from their parts; the server and the test harness both use it. */
@@ -66,7 +85,11 @@ export function createDeps(options: DepsOptions): Deps {
     telemetryDb: options.telemetryDb ?? db,
     clock,
     logger,
-    config: { publicBaseUrl, licensing: { ...defaultLicensingSettings, ...options.licensing } },
+    config: {
+      publicBaseUrl,
+      licensing: { ...defaultLicensingSettings, ...options.licensing },
+      webhooks: { ...defaultWebhookSettings, ...options.webhooks },
+    },
     secrets: createSecretBox(options.masterKey),
     mailer: createMailer({
       db,

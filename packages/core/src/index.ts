@@ -1,6 +1,6 @@
 export { AppError, fail } from "./errors.ts";
 export { createManualClock, systemClock, DAY, HOUR, MINUTE, type Clock, type ManualClock } from "./clock.ts";
-export { createDeps, type CoreConfig, type Deps, type DepsOptions, type RequestInfo } from "./deps.ts";
+export { createDeps, type WebhookSettings, type CoreConfig, type Deps, type DepsOptions, type RequestInfo } from "./deps.ts";
 export { createSecretBox, type SecretBox } from "./crypto/secret-box.ts";
 export { verifyRequestSignature, signRequest, signatureV1, signatureV2 } from "./crypto/request-signature.ts";
 export { hashPassword } from "./crypto/password.ts";
@@ -37,4 +37,5 @@ export * as templates from "./templates/index.ts";
 export * as licenses from "./licenses/index.ts";
 export * as activations from "./activations/index.ts";
 export * as sweepers from "./sweepers/index.ts";
+export * as webhooks from "./webhooks/index.ts";
 export { checkDatabase } from "./health.ts";

@@ -7,6 +7,7 @@ import {
   createManualClock,
   type Deps,
   type ManualClock,
+  type WebhookSettings,
 } from "@licensing/core";
 import { createTestDatabase, type TestDatabase } from "@licensing/db/testing";
 import type { Redis } from "ioredis";
@@ -45,6 +46,7 @@ export interface TestAppOptions {
   rateLimitPrefix?: string;
   /** Where logs go; silent by default (TEST_LOG_LEVEL=debug shows them). */
   logger?: Logger;
+  webhooks?: Partial<WebhookSettings>;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -63,6 +65,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     publicBaseUrl: options.publicBaseUrl ?? url,
     masterKey: randomBytes(32),
     smtpUrl: smtp.url,
+    ...(options.webhooks ? { webhooks: options.webhooks } : {}),
   });
   await bootstrapOperator(deps, OPERATOR);
   const app = createApp({

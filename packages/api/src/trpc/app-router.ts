@@ -8,6 +8,7 @@ import { usersRouter } from "./routers/users.ts";
 import { apiTokensRouter } from "./routers/api-tokens.ts";
 import { auditRouter } from "./routers/audit.ts";
 import { activationsRouter } from "./routers/activations.ts";
+import { webhooksRouter } from "./routers/webhooks.ts";
 
 export const appRouter = router({
   auth: authRouter,
@@ -19,6 +20,7 @@ export const appRouter = router({
   apiTokens: apiTokensRouter,
   audit: auditRouter,
   activations: activationsRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -9,3 +9,4 @@ export * from "./licenses.ts";
 export * from "./activations.ts";
 export * from "./outbox.ts";
 export * from "./idempotency.ts";
+export * from "./webhooks.ts";
