@@ -131,6 +131,7 @@ describe("delivery", () => {
     expect(other.received).toHaveLength(0);
     expect(inactive.received).toHaveLength(0);
     expect(later.received).toHaveLength(0);
+    expect((await deliveriesOf(a.id)).map((x: { status: string }) => x.status)).toEqual(["Succeeded"]);
     expect(await deliveriesOf(b.id)).toEqual([]);
     expect(await deliveriesOf(c.id)).toEqual([]);
     // Created while it was active, it waits for the endpoint to be switched back on.

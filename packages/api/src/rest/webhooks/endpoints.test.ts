@@ -1,7 +1,15 @@
 import { tables } from "@licensing/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, TestClient, type TestApp } from "../../testing/index.ts";
+import { webhooks } from "@licensing/core";
+import {
+  createLicensedCompany,
+  issueLicense,
+  startTestApp,
+  TestClient,
+  type TestApp,
+} from "../../testing/index.ts";
+import { startWebhookReceiver } from "../../testing/webhook-receiver.ts";
 import { createCompany, createMember, createTokenClient, type Member } from "../../testing/fixtures.ts";
 
 const base = "/api/v1/panel/webhooks";
@@ -281,5 +289,29 @@ describe("tRPC webhooks.*", () => {
 
     expect((await op.post("/trpc/webhooks.delete", { json: { id: endpoint.id } })).status).toBe(200);
     expect((await op.get(`${base}/${endpoint.id}`)).status).toBe(404);
+  });
+});
+
+describe("SSRF guard at send time", () => {
+  it("checks the address again before every attempt: a host that now resolves inside is refused", async () => {
+    const hooks = await startWebhookReceiver({ secret: SECRET, now: () => app.clock.now() });
+    try {
+      dns.set("rebind.example.com", ["93.184.216.34"]);
+      const port = new URL(hooks.url).port;
+      const res = await create({
+        url: `http://rebind.example.com:${port}/hooks`,
+        events: ["license.issued"],
+      });
+      expect(res.status).toBe(201);
+      dns.set("rebind.example.com", ["127.0.0.1"]);
+      await issueLicense(op, await createLicensedCompany(op));
+      await webhooks.dispatchDueDeliveries(app.deps);
+      const [row] = (await op.get(`${base}/${res.body.id}/deliveries`)).body;
+      expect(row).toMatchObject({ status: "Pending", attemptCount: 1, responseStatusCode: null });
+      expect(row.lastError).toMatch(/^refused: rebind\.example\.com resolves to 127\.0\.0\.1/);
+      expect(hooks.received).toHaveLength(0);
+    } finally {
+      await hooks.close();
+    }
   });
 });
