@@ -13,7 +13,14 @@ describe("parseEnv", () => {
       RATE_LIMIT_AUTH: 20,
       RATE_LIMIT_CLIENT: 100,
       LOG_LEVEL: "info",
+      WEBHOOK_POLL_INTERVAL_SECONDS: 15,
+      WEBHOOK_ALLOW_PRIVATE: false,
     });
+  });
+
+  it("reads WEBHOOK_ALLOW_PRIVATE as true or false only", () => {
+    expect(parseEnv({ WEBHOOK_ALLOW_PRIVATE: "true" }).WEBHOOK_ALLOW_PRIVATE).toBe(true);
+    expect(parseEnv({ WEBHOOK_ALLOW_PRIVATE: "false" }).WEBHOOK_ALLOW_PRIVATE).toBe(false);
   });
 
   it("treats empty strings as unset and coerces numbers and TRUST_PROXY", () => {
@@ -35,6 +42,8 @@ describe("parseEnv", () => {
     ["RATE_LIMIT_AUTH", "-1"],
     ["SMTP_URL", "not a url"],
     ["LOG_LEVEL", "loud"],
+    ["WEBHOOK_POLL_INTERVAL_SECONDS", "0"],
+    ["WEBHOOK_ALLOW_PRIVATE", "yes"],
   ])("names %s when its value %j is bad", (name, value) => {
     expect(() => parseEnv({ [name]: value })).toThrow(EnvError);
     expect(() => parseEnv({ [name]: value })).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}: `));

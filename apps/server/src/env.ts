@@ -27,6 +27,11 @@ export const EnvSchema = z
     RATE_LIMIT_PANEL: positiveInt(300),
     RATE_LIMIT_AUTH: positiveInt(20),
     RATE_LIMIT_CLIENT: positiveInt(100),
+    WEBHOOK_POLL_INTERVAL_SECONDS: positiveInt(15),
+    WEBHOOK_ALLOW_PRIVATE: z
+      .enum(["true", "false"], "must be true or false")
+      .default("false")
+      .transform((v) => v === "true"),
     TRUST_PROXY: flag,
     SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
     BOOTSTRAP_OPERATOR_EMAIL: z.email().optional(),

@@ -3,7 +3,15 @@ import type { AddressInfo } from "node:net";
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import { createApp, requestLogMixin } from "@licensing/api";
-import { bootstrapOperator, createDeps, systemClock, type Clock, type Deps } from "@licensing/core";
+import {
+  bootstrapOperator,
+  createDeps,
+  systemClock,
+  webhooks,
+  type Clock,
+  type Deps,
+  type WebhookSettings,
+} from "@licensing/core";
 import { createDatabase, type Database } from "@licensing/db";
 import { Redis } from "ioredis";
 import { pino, type Logger } from "pino";
@@ -26,6 +34,8 @@ export interface StartOptions {
   validateResponses?: boolean;
   /** How often the expiry and silence sweepers run (default one minute). */
   sweepIntervalMs?: number;
+  /** Webhook settings the environment does not carry (tests: a short timeout, a resolver). */
+  webhooks?: Partial<WebhookSettings>;
 }
 
 const SWEEP_INTERVAL_MS = 60_000;
@@ -67,6 +77,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
       defaultTrialDays: env.LICENSING_DEFAULT_TRIAL_DAYS,
       heartbeatIntervalSeconds: env.LICENSING_HEARTBEAT_INTERVAL_SECONDS,
     },
+    webhooks: { ...options.webhooks, allowPrivate: env.WEBHOOK_ALLOW_PRIVATE },
   });
   await ensureOperator(deps, env);
 
@@ -80,6 +91,10 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
     rateLimits: { panel: env.RATE_LIMIT_PANEL, auth: env.RATE_LIMIT_AUTH, client: env.RATE_LIMIT_CLIENT },
   });
   const workers = startWorkers(deps, options.sweepIntervalMs ?? SWEEP_INTERVAL_MS);
+  const webhookWorker = await webhooks.startWebhookWorker(deps, {
+    pollIntervalMs: env.WEBHOOK_POLL_INTERVAL_SECONDS * 1000,
+    listen: (channel, onNotify) => database.listen(channel, onNotify),
+  });
   const server = createServer(app);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -97,7 +112,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
     deps,
     async close() {
       await closeHttp(server);
-      await workers.stop();
+      await Promise.all([workers.stop(), webhookWorker.stop()]);
       await deps.mailer.idle();
       await redis?.quit();
       if (!options.database) await database.close();
