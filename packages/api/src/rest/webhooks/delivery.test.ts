@@ -303,6 +303,23 @@ describe("POST /panel/webhooks/deliveries/{id}/replay", () => {
   });
 });
 
+describe("tRPC webhooks.deliveries and webhooks.replay", () => {
+  it("list and replay like REST", async () => {
+    const hooks = await receiver();
+    const { id } = await endpoint(hooks.url, ["license.issued"]);
+    await issueLicense(op, target);
+    await dispatch();
+    const input = encodeURIComponent(JSON.stringify({ json: { id, limit: 1 } }));
+    const listed = await op.get(`/trpc/webhooks.deliveries?input=${input}`);
+    const [delivery] = listed.body.result.data.json;
+    expect(delivery).toEqual((await deliveriesOf(id))[0]);
+    expect((await op.post("/trpc/webhooks.replay", { json: { deliveryId: delivery.id } })).status).toBe(200);
+    expect((await deliveriesOf(id))[0]).toMatchObject({ status: "Pending", attemptCount: 0 });
+    await dispatch();
+    expect(hooks.received.map((r) => r.deliveryId)).toEqual([delivery.id, delivery.id]);
+  });
+});
+
 describe("at least once, never twice at once", () => {
   it("a worker stopped between send and save: the delivery is sent again, with the same id, after its lease", async () => {
     const hooks = await receiver();
