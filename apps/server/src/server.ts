@@ -17,11 +17,14 @@ import { Redis } from "ioredis";
 import { pino, type Logger } from "pino";
 import type { Env } from "./env.ts";
 import { loadMasterKey } from "./master-key.ts";
-import { startWorkers } from "./workers.ts";
+import { serverJobs, WEBHOOK_DELIVERY_JOB } from "./jobs.ts";
+import { startWorkers, type JobDefinition, type Workers } from "./workers.ts";
 
 export interface RunningServer {
   url: string;
   deps: Deps;
+  /** The background jobs; `wake(id)` runs one now. */
+  workers: Workers;
   /** Stops accepting, lets in-flight requests finish, then closes the pool and Redis. */
   close(): Promise<void>;
 }
@@ -36,9 +39,12 @@ export interface StartOptions {
   sweepIntervalMs?: number;
   /** Webhook settings the environment does not carry (tests: a short timeout, a resolver). */
   webhooks?: Partial<WebhookSettings>;
+  /** More jobs to run beside the server's own. */
+  jobs?: JobDefinition[];
 }
 
 const SWEEP_INTERVAL_MS = 60_000;
+const IDEMPOTENCY_PURGE_INTERVAL_MS = 3_600_000;
 
 export const VERSION = "0.1.0";
 
@@ -90,11 +96,14 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
     validateResponses: options.validateResponses ?? false,
     rateLimits: { panel: env.RATE_LIMIT_PANEL, auth: env.RATE_LIMIT_AUTH, client: env.RATE_LIMIT_CLIENT },
   });
-  const workers = startWorkers(deps, options.sweepIntervalMs ?? SWEEP_INTERVAL_MS);
-  const webhookWorker = await webhooks.startWebhookWorker(deps, {
-    pollIntervalMs: env.WEBHOOK_POLL_INTERVAL_SECONDS * 1000,
-    listen: (channel, onNotify) => database.listen(channel, onNotify),
+  const jobs = serverJobs({
+    sweepIntervalMs: options.sweepIntervalMs ?? SWEEP_INTERVAL_MS,
+    idempotencyPurgeIntervalMs: IDEMPOTENCY_PURGE_INTERVAL_MS,
+    webhookPollIntervalMs: env.WEBHOOK_POLL_INTERVAL_SECONDS * 1000,
   });
+  const workers = startWorkers(deps, [...jobs, ...(options.jobs ?? [])]);
+  // Commits that create or replay deliveries, in this instance or another, wake the dispatcher at once.
+  const unlisten = await database.listen(webhooks.WAKE_CHANNEL, () => workers.wake(WEBHOOK_DELIVERY_JOB));
   const server = createServer(app);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -110,9 +119,11 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
   return {
     url: `http://127.0.0.1:${port}`,
     deps,
+    workers,
     async close() {
       await closeHttp(server);
-      await Promise.all([workers.stop(), webhookWorker.stop()]);
+      await unlisten();
+      await workers.stop();
       await deps.mailer.idle();
       await redis?.quit();
       if (!options.database) await database.close();

@@ -1,50 +1,82 @@
-import { sweepers, type Deps } from "@licensing/core";
+import type { Deps } from "@licensing/core";
+
+/**
+ * A background job (as Documenso's job definitions): an id, how often it runs, and what it does. The
+ * handler returns how many rows it handled (logged when non-zero), or nothing.
+ */
+export interface JobDefinition {
+  id: string;
+  intervalMs: number;
+  handler(deps: Deps): Promise<number | void>;
+}
 
 export interface Workers {
-  /** Stops scheduling and waits for a run in progress to finish. */
+  /** Runs job `id` now; when it is running, once more as soon as that run ends. */
+  wake(id: string): void;
+  /** Stops scheduling and waits for every run in flight to finish. */
   stop(): Promise<void>;
 }
 
-interface Job {
-  name: string;
-  run(deps: Deps): Promise<number>;
+interface Scheduled {
+  job: JobDefinition;
+  timer: NodeJS.Timeout | undefined;
+  running: Promise<void> | undefined;
+  /** A wake (or tick) arrived during a run: run again when it ends. */
+  again: boolean;
 }
 
-const jobs: Job[] = [
-  { name: "license expiry", run: (deps) => sweepers.sweepExpiredLicenses(deps) },
-  { name: "missed heartbeats", run: (deps) => sweepers.detectMissedHeartbeats(deps) },
-];
-
 /**
- * Runs the sweepers in this process every `intervalMs`. Each claims its rows with SKIP LOCKED, so every
- * instance of the server can run them; a run never overlaps the previous one of the same process.
+ * Runs each job in this process on its own interval, counted from the end of its previous run, and at
+ * start. A job never runs twice at once in one process: a wake during a run asks for one more run after
+ * it. Jobs claim their rows with SKIP LOCKED, so every instance of the server can run them.
  */
-export function startWorkers(deps: Deps, intervalMs: number): Workers {
-  let current: Promise<void> = Promise.resolve();
+export function startWorkers(deps: Deps, jobs: readonly JobDefinition[]): Workers {
+  const scheduled = new Map<string, Scheduled>();
   let stopped = false;
-  const tick = () => {
-    current = (async () => {
-      for (const job of jobs) {
-        if (stopped) return;
-        try {
-          const count = await job.run(deps);
-          if (count > 0) deps.logger.info({ job: job.name, count }, "sweeper run");
-        } catch (err) {
-          deps.logger.error({ err, job: job.name }, "sweeper failed; retrying next interval");
-        }
+
+  const run = (entry: Scheduled) => {
+    clearTimeout(entry.timer);
+    entry.timer = undefined;
+    if (entry.running) {
+      entry.again = true;
+      return;
+    }
+    entry.running = (async () => {
+      try {
+        const count = await entry.job.handler(deps);
+        if (count) deps.logger.info({ job: entry.job.id, count }, "job run");
+      } catch (err) {
+        deps.logger.error({ err, job: entry.job.id }, "job failed; retrying next interval");
       }
-    })();
+    })().finally(() => {
+      entry.running = undefined;
+      if (stopped) return;
+      if (entry.again) {
+        entry.again = false;
+        run(entry);
+      } else {
+        entry.timer = setTimeout(() => run(entry), entry.job.intervalMs).unref();
+      }
+    });
   };
-  const timer = setInterval(() => {
-    void current.then(tick);
-  }, intervalMs);
-  timer.unref();
-  tick();
+
+  for (const job of jobs) {
+    if (scheduled.has(job.id)) throw new Error(`Two jobs share the id ${job.id}`);
+    scheduled.set(job.id, { job, timer: undefined, running: undefined, again: false });
+  }
+  for (const entry of scheduled.values()) run(entry);
+
   return {
+    wake(id) {
+      const entry = scheduled.get(id);
+      if (!entry) throw new Error(`No job ${id}`);
+      if (!stopped) run(entry);
+    },
     async stop() {
       stopped = true;
-      clearInterval(timer);
-      await current;
+      for (const entry of scheduled.values()) clearTimeout(entry.timer);
+      // A run's follow-up is not started once stopped, so one pass waits for everything.
+      await Promise.all([...scheduled.values()].map((entry) => entry.running));
     },
   };
 }

@@ -10,3 +10,4 @@ export * from "./audit.ts";
 export * from "./licenses.ts";
 export * from "./client.ts";
 export * from "./webhooks.ts";
+export * from "./events.ts";

@@ -1,19 +1,10 @@
 import { z } from "zod";
 import { Timestamp, Uuid } from "./common.ts";
+import { EventType } from "./events.ts";
 
-/** The event catalogue of spec §6, in its order. */
-export const webhookEventTypes = [
-  "license.issued",
-  "license.revoked",
-  "license.expired",
-  "license.activated",
-  "license.deactivated",
-  "license.heartbeat_missed",
-  "license.transferred",
-  "license.rebound",
-] as const;
-export const WebhookEventType = z.enum(webhookEventTypes).meta({ id: "WebhookEventType" });
-export type WebhookEventType = z.infer<typeof WebhookEventType>;
+/** The event types an endpoint subscribes to: the catalogue of events.ts. */
+export const WebhookEventType = EventType;
+export type WebhookEventType = EventType;
 
 export const WebhookDeliveryStatus = z.enum(["Pending", "Succeeded", "Failed"]);
 export type WebhookDeliveryStatus = z.infer<typeof WebhookDeliveryStatus>;

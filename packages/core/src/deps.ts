@@ -1,8 +1,12 @@
 import { lookup } from "node:dns/promises";
 import type { Db } from "@licensing/db";
 import type { Logger } from "pino";
+import { createActivationState, type ActivationState } from "./activations/state.ts";
 import type { Clock } from "./clock.ts";
+import { createSigningKeyCache, type SigningKeyCache } from "./crypto/ed25519.ts";
+import { createPasswordHasher, type PasswordHashParams, type PasswordHasher } from "./crypto/password.ts";
 import { createSecretBox, type SecretBox } from "./crypto/secret-box.ts";
+import { createConfigValidators, type ConfigValidators } from "./licenses/config.ts";
 import { createMailer, type Mailer } from "./mail/mailer.ts";
 
 /** Settings the use-cases need; the server builds them from the environment. */
@@ -45,7 +49,11 @@ export const defaultLicensingSettings: LicensingSettings = {
   heartbeatIntervalSeconds: 900,
 };
 
-/** Everything a use-case may touch, passed explicitly as its first argument. */
+/**
+ * Everything a use-case may touch, passed explicitly as its first argument. Every piece of state (caches,
+ * prepared statements, batching writers) lives here and nowhere at module level, so two `Deps` in one
+ * process (tests, the simulator's virtual clock) share nothing.
+ */
 export interface Deps {
   db: Db;
   /** Writes whose loss in a crash is harmless (heartbeats); see `Database.telemetryDb`. */
@@ -55,6 +63,12 @@ export interface Deps {
   secrets: SecretBox;
   mailer: Mailer;
   logger: Logger;
+  passwords: PasswordHasher;
+  /** Decrypted signing keys of `secrets`. */
+  signingKeys: SigningKeyCache;
+  configValidators: ConfigValidators;
+  /** The client API's prepared statements, heartbeat writer and latency figures. */
+  activations: ActivationState;
 }
 
 /** Where a call came from; recorded in the audit log and on sessions. */
@@ -74,15 +88,19 @@ export interface DepsOptions {
   smtpUrl?: string | undefined;
   licensing?: Partial<LicensingSettings> | undefined;
   webhooks?: Partial<WebhookSettings> | undefined;
+  /** Argon2 cost; defaults to the library's (OWASP baseline). */
+  passwordHashing?: PasswordHashParams | undefined;
 }
 
 /** Builds the dependencies from their parts; the server and the test harness both use it. */
 export function createDeps(options: DepsOptions): Deps {
   const { db, clock, logger } = options;
   const publicBaseUrl = options.publicBaseUrl.replace(/\/$/, "");
+  const telemetryDb = options.telemetryDb ?? db;
+  const secrets = createSecretBox(options.masterKey);
   return {
     db,
-    telemetryDb: options.telemetryDb ?? db,
+    telemetryDb,
     clock,
     logger,
     config: {
@@ -90,7 +108,11 @@ export function createDeps(options: DepsOptions): Deps {
       licensing: { ...defaultLicensingSettings, ...options.licensing },
       webhooks: { ...defaultWebhookSettings, ...options.webhooks },
     },
-    secrets: createSecretBox(options.masterKey),
+    secrets,
+    passwords: createPasswordHasher(options.passwordHashing),
+    signingKeys: createSigningKeyCache(secrets),
+    configValidators: createConfigValidators(),
+    activations: createActivationState({ db, telemetryDb, clock }),
     mailer: createMailer({
       db,
       clock,

@@ -6,6 +6,7 @@ export { verifyRequestSignature, signRequest, signatureV1, signatureV2 } from ".
 export { hashPassword } from "./crypto/password.ts";
 export { createMailer, type Mail, type Mailer } from "./mail/mailer.ts";
 export { recordAudit } from "./audit/record.ts";
+export { purgeIdempotencyKeys } from "./idempotency/idempotency.ts";
 export type { Actor, TokenActor, UserActor } from "./auth/actor.ts";
 export { resolveApiToken, API_TOKEN_PREFIX } from "./auth/api-token-actor.ts";
 export { resolveSession, closeSession, SESSION_TTL_MS } from "./auth/sessions.ts";

@@ -47,10 +47,14 @@ export interface TestAppOptions {
   /** Where logs go; silent by default (TEST_LOG_LEVEL=debug shows them). */
   logger?: Logger;
   webhooks?: Partial<WebhookSettings>;
+  /** Another app's database, to run a second app over the same data (left open on close). */
+  database?: TestDatabase;
+  /** The master key sealing signing keys; apps sharing a database need the same one. */
+  masterKey?: Buffer;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
+  const database = options.database ?? (await createTestDatabase());
   const smtp = await startSmtpReceiver();
   const clock = createManualClock(new Date());
   const logger = options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
@@ -63,7 +67,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     clock,
     logger,
     publicBaseUrl: options.publicBaseUrl ?? url,
-    masterKey: randomBytes(32),
+    masterKey: options.masterKey ?? randomBytes(32),
     smtpUrl: smtp.url,
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
   });
@@ -95,7 +99,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       await new Promise((resolve) => server.close(resolve));
       await deps.mailer.idle();
       await smtp.close();
-      await database.dispose();
+      if (!options.database) await database.dispose();
     },
   };
 }

@@ -1,22 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { tables, type Db } from "@licensing/db";
-import type { ActivateRequest, ActivateResponse } from "@licensing/contracts";
+import type { ActivateRequest, ActivateResponse, EventData } from "@licensing/contracts";
 import { normalizeLicenseKey } from "../crypto/license-key.ts";
 import { isDeadlock, isUniqueViolation } from "../db-errors.ts";
 import type { Deps, RequestInfo } from "../deps.ts";
 import { fail } from "../errors.ts";
 import { effectiveStatus } from "../licenses/mappers.ts";
 import { checkBinding } from "./binding.ts";
-import { LatencyMirror } from "./latency-mirror.ts";
 import { issueMarker } from "./marker.ts";
-
-const latency = new LatencyMirror(5);
-
-// Prepared once per database (and planned once per pooled connection by PostgreSQL), like the heartbeat.
-const statements = new WeakMap<Db, ReturnType<typeof prepareActivation>>();
-const activationStatement = (db: Db) =>
-  statements.get(db) ?? statements.set(db, prepareActivation(db)).get(db)!;
 
 /**
  * The whole activation as one statement, so one round trip that commits on its own:
@@ -29,7 +21,7 @@ const activationStatement = (db: Db) =>
  * When two activations of one new machine race, the loser breaks the one-live-activation-per-machine
  * index, the statement undoes itself, and running it again finds the winner's activation to reuse.
  */
-function prepareActivation(db: Db) {
+export function prepareActivation(db: Db) {
   const l = tables.licenses;
   const p = sql.placeholder;
   const now = sql`${p("now")}::timestamptz`;
@@ -116,7 +108,8 @@ function prepareActivation(db: Db) {
     .prepare("client_activate");
 }
 
-type Outcome = Awaited<ReturnType<ReturnType<typeof prepareActivation>["execute"]>>[number];
+export type ActivationStatement = ReturnType<typeof prepareActivation>;
+type Outcome = Awaited<ReturnType<ActivationStatement["execute"]>>[number];
 type LicenseSnapshot = Outcome["license"];
 
 /**
@@ -138,7 +131,7 @@ export async function activate(
     ? await activateOnce(deps, licenseKey, fingerprint, machineName, request)
     : null;
   if (!activation) {
-    await latency.padFailure(startedAt);
+    await deps.activations.activateLatency.padFailure(startedAt);
     return fail("license.not_found", "No license with this key");
   }
   const { license, activationId } = activation;
@@ -149,7 +142,7 @@ export async function activate(
     offlineDays: license.offlineDays,
     signingKeyId: license.signingKeyId,
   });
-  latency.recordSuccess(startedAt);
+  deps.activations.activateLatency.recordSuccess(startedAt);
   return {
     activationId,
     heartbeatToken,
@@ -173,7 +166,7 @@ async function activateOnce(
     const activationId = randomUUID();
     let outcome: Outcome | undefined;
     try {
-      [outcome] = await activationStatement(deps.db).execute({
+      [outcome] = await deps.activations.activation.execute({
         licenseKey,
         fingerprint,
         machineName,
@@ -186,7 +179,7 @@ async function activateOnce(
           hwFingerprint: fingerprint,
           machineName,
           clientIp: request.ip,
-        }),
+        } satisfies Omit<EventData<"license.activated">, "licenseId">),
         auditMeta: JSON.stringify({ hwFingerprint: fingerprint, machineName }),
       });
     } catch (error) {

@@ -1,21 +1,11 @@
 import { and, eq } from "drizzle-orm";
-import { tables, type Db, type Executor } from "@licensing/db";
+import { tables, type Executor } from "@licensing/db";
 import type { ActivationRequest, HeartbeatResponse } from "@licensing/contracts";
 import { normalizeLicenseKey } from "../crypto/license-key.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
 import { effectiveStatus } from "../licenses/mappers.ts";
-import { HeartbeatWriter } from "./heartbeat-writer.ts";
-import { LatencyMirror } from "./latency-mirror.ts";
 import { issueMarker } from "./marker.ts";
-
-const latency = new LatencyMirror(2);
-
-// One writer per database, so concurrent heartbeats share its batches.
-const writers = new WeakMap<Db, HeartbeatWriter>();
-const writerFor = (deps: Deps) =>
-  writers.get(deps.telemetryDb) ??
-  writers.set(deps.telemetryDb, new HeartbeatWriter(deps.telemetryDb, deps.clock)).get(deps.telemetryDb)!;
 
 /**
  * POST /client/heartbeat (the HMAC is checked by the caller): one statement, shared with the heartbeats
@@ -25,13 +15,15 @@ const writerFor = (deps: Deps) =>
 export async function heartbeat(deps: Deps, input: ActivationRequest): Promise<HeartbeatResponse> {
   const startedAt = performance.now();
   const licenseKey = normalizeLicenseKey(input.licenseKey);
-  const beat = licenseKey ? await writerFor(deps).beat(input.activationId, licenseKey) : undefined;
+  const beat = licenseKey
+    ? await deps.activations.heartbeats.beat(input.activationId, licenseKey)
+    : undefined;
   if (!beat) {
     await explainMiss(deps, deps.db, licenseKey, input.activationId, startedAt);
     return fail("activation.not_found", "The activation is unknown or deactivated");
   }
   const heartbeatToken = await issueMarker(deps, deps.db, beat);
-  latency.recordSuccess(startedAt);
+  deps.activations.heartbeatLatency.recordSuccess(startedAt);
   return { heartbeatToken };
 }
 
@@ -47,7 +39,7 @@ async function explainMiss(
     ? await executor.select().from(tables.licenses).where(eq(tables.licenses.licenseKey, licenseKey))
     : [];
   if (!license) {
-    await latency.padFailure(startedAt);
+    await deps.activations.heartbeatLatency.padFailure(startedAt);
     fail("license.not_found", "No license with this key");
   }
   const status = effectiveStatus(license!, deps.clock.now());

@@ -1,7 +1,6 @@
 import { eq } from "drizzle-orm";
 import { tables, type Executor } from "@licensing/db";
 import { DAY } from "../clock.ts";
-import { cachedSigningPrivateKey, signingPrivateKey } from "../crypto/ed25519.ts";
 import { unixSeconds } from "../crypto/license-token.ts";
 import { signMarker } from "../crypto/marker.ts";
 import type { Deps } from "../deps.ts";
@@ -20,8 +19,7 @@ export interface MarkerSubject {
  */
 export async function issueMarker(deps: Deps, executor: Executor, subject: MarkerSubject): Promise<string> {
   const privateKey =
-    cachedSigningPrivateKey(deps.secrets, subject.signingKeyId) ??
-    (await loadKey(deps, executor, subject.signingKeyId));
+    deps.signingKeys.cached(subject.signingKeyId) ?? (await loadKey(deps, executor, subject.signingKeyId));
   const now = deps.clock.now();
   return signMarker(
     {
@@ -42,5 +40,5 @@ async function loadKey(deps: Deps, executor: Executor, keyId: string) {
     .where(eq(tables.signingKeys.id, keyId));
   // A license row references its key (foreign key), so a missing key is a broken database.
   if (!key) throw new Error(`Signing key ${keyId} of a license is missing`);
-  return signingPrivateKey(deps.secrets, keyId, key.sealed);
+  return deps.signingKeys.privateKey(keyId, key.sealed);
 }

@@ -3,7 +3,6 @@ import { tables, type Executor } from "@licensing/db";
 import type { InvitePreviewResponse } from "@licensing/contracts";
 import { recordAudit } from "../audit/record.ts";
 import { DAY } from "../clock.ts";
-import { hashPassword } from "../crypto/password.ts";
 import type { Deps, RequestInfo } from "../deps.ts";
 import { fail } from "../errors.ts";
 import type { Mail } from "../mail/mailer.ts";
@@ -69,7 +68,7 @@ export async function acceptInvitation(
 ) {
   assertPasswordStrength(input.password, "password");
   await pendingInvitee(deps, input.token);
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await deps.passwords.hash(input.password);
   const user = await deps.db.transaction(async (tx) => {
     const row = await consumeOneTimeToken(tx, deps.clock, "invite", input.token);
     if (!row) return fail("invitation.not_found", "The invitation is unknown, expired or already accepted");

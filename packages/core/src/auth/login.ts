@@ -3,7 +3,6 @@ import { tables } from "@licensing/db";
 import type { AuthUserResponse, LoginResponse } from "@licensing/contracts";
 import { recordAudit } from "../audit/record.ts";
 import { MINUTE } from "../clock.ts";
-import { verifyPassword } from "../crypto/password.ts";
 import type { Deps, RequestInfo } from "../deps.ts";
 import { fail } from "../errors.ts";
 import { assertNotLockedOut, clearAuthFailures, recordAuthFailure } from "./lockout.ts";
@@ -28,8 +27,8 @@ export async function login(
   const user = await findUserByEmail(deps.db, input.email);
   const usable = user?.status === "active" ? user : undefined;
   if (usable) await assertNotLockedOut(deps, usable.id);
-  // verifyPassword hashes against a dummy when there is no account, so both paths cost the same.
-  const ok = await verifyPassword(usable?.passwordHash ?? null, input.password);
+  // passwords.verify hashes against a dummy when there is no account, so both paths cost the same.
+  const ok = await deps.passwords.verify(usable?.passwordHash ?? null, input.password);
   if (!usable || !ok) {
     if (usable) await recordAuthFailure(deps, usable.id);
     return fail("auth.invalid_credentials", "The email or password is wrong");

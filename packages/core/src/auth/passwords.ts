@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { tables } from "@licensing/db";
 import { recordAudit } from "../audit/record.ts";
 import { HOUR } from "../clock.ts";
-import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from "../crypto/password.ts";
+import { MIN_PASSWORD_LENGTH } from "../crypto/password.ts";
 import type { Deps, RequestInfo } from "../deps.ts";
 import { fail } from "../errors.ts";
 import type { UserActor } from "./actor.ts";
@@ -54,7 +54,7 @@ export async function resetPassword(
   request: RequestInfo,
 ) {
   assertPasswordStrength(input.newPassword, "newPassword");
-  const passwordHash = await hashPassword(input.newPassword);
+  const passwordHash = await deps.passwords.hash(input.newPassword);
   await deps.db.transaction(async (tx) => {
     const token = await consumeOneTimeToken(tx, deps.clock, "password_reset", input.token);
     if (!token)
@@ -79,12 +79,12 @@ export async function changePassword(
 ) {
   const user = await loadUser(deps.db, actor.userId);
   await assertNotLockedOut(deps, user.id);
-  if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
+  if (!(await deps.passwords.verify(user.passwordHash, input.currentPassword))) {
     await recordAuthFailure(deps, user.id);
     fail("auth.invalid_password", "currentPassword: the password is wrong");
   }
   assertPasswordStrength(input.newPassword, "newPassword");
-  const passwordHash = await hashPassword(input.newPassword);
+  const passwordHash = await deps.passwords.hash(input.newPassword);
   await deps.db.transaction(async (tx) => {
     await tx.update(tables.users).set({ passwordHash }).where(eq(tables.users.id, user.id));
     await closeUserSessions(tx, user.id, actor.sessionIdHash);

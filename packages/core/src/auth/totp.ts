@@ -3,7 +3,6 @@ import { and, eq, isNull } from "drizzle-orm";
 import { tables } from "@licensing/db";
 import { generateSecret, generateURI, verify } from "otplib";
 import { sha256Hex } from "../crypto/hash.ts";
-import { verifyPassword } from "../crypto/password.ts";
 import { recordAudit } from "../audit/record.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
@@ -62,7 +61,7 @@ export async function disableTotp(deps: Deps, actor: UserActor, input: { passwor
   const user = await loadUser(deps.db, actor.userId);
   if (!user.totpEnabled) fail("totp.not_enabled", "Two-factor authentication is not enabled");
   await assertNotLockedOut(deps, user.id);
-  if (!(await verifyPassword(user.passwordHash, input.password))) {
+  if (!(await deps.passwords.verify(user.passwordHash, input.password))) {
     await recordAuthFailure(deps, user.id);
     fail("auth.invalid_password", "password: the password is wrong");
   }

@@ -55,29 +55,35 @@ export function verifyEd25519(publicKey: KeyObject, data: Buffer | string, signa
   }
 }
 
-/** Opens a sealed PKCS#8 private key; callers on the hot path go through `signingPrivateKey`. */
+/** Opens a sealed PKCS#8 private key; callers on the hot path go through a `SigningKeyCache`. */
 export function openPrivateKey(secrets: SecretBox, sealed: string): KeyObject {
   return createPrivateKey({ key: secrets.open(sealed), format: "der", type: "pkcs8" });
 }
 
-// Decrypted keys per master key (one SecretBox per process in production, one per test app in
-// tests), so issuing does not run AES-GCM and DER parsing on every signature. Signing keys are few
-// (one per template plus rotations), so the bound only guards against pathological growth.
-const MAX_CACHED_KEYS = 10_000;
-const caches = new WeakMap<SecretBox, Map<string, KeyObject>>();
-
-/** The private KeyObject of signing key `keyId`, decrypted once and then served from memory. */
-export function signingPrivateKey(secrets: SecretBox, keyId: string, sealed: string): KeyObject {
-  let cache = caches.get(secrets);
-  if (!cache) caches.set(secrets, (cache = new Map()));
-  const cached = cache.get(keyId);
-  if (cached) return cached;
-  const key = openPrivateKey(secrets, sealed);
-  if (cache.size >= MAX_CACHED_KEYS) cache.delete(cache.keys().next().value!);
-  cache.set(keyId, key);
-  return key;
+/** Decrypted signing keys, so issuing does not run AES-GCM and DER parsing on every signature. */
+export interface SigningKeyCache {
+  /** The private KeyObject of signing key `keyId`, decrypted once and then served from memory. */
+  privateKey(keyId: string, sealed: string): KeyObject;
+  /** The decrypted key of `keyId` if it was used before, without touching the database. */
+  cached(keyId: string): KeyObject | undefined;
 }
 
-/** The decrypted key of `keyId` if this process has used it before, without touching the database. */
-export const cachedSigningPrivateKey = (secrets: SecretBox, keyId: string): KeyObject | undefined =>
-  caches.get(secrets)?.get(keyId);
+// Signing keys are few (one per template plus rotations), so the bound only guards against
+// pathological growth.
+const MAX_CACHED_KEYS = 10_000;
+
+/** A cache over one master key (`secrets`); held by `Deps`. */
+export function createSigningKeyCache(secrets: SecretBox): SigningKeyCache {
+  const keys = new Map<string, KeyObject>();
+  return {
+    privateKey(keyId, sealed) {
+      const cached = keys.get(keyId);
+      if (cached) return cached;
+      const key = openPrivateKey(secrets, sealed);
+      if (keys.size >= MAX_CACHED_KEYS) keys.delete(keys.keys().next().value!);
+      keys.set(keyId, key);
+      return key;
+    },
+    cached: (keyId) => keys.get(keyId),
+  };
+}

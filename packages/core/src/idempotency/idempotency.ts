@@ -87,8 +87,10 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** Forgets entries past the window; a periodic job may call it, correctness does not depend on it. */
-export async function purgeIdempotencyKeys(deps: Deps) {
-  await deps.db
+export async function purgeIdempotencyKeys(deps: Deps): Promise<number> {
+  const purged = await deps.db
     .delete(t)
-    .where(lt(t.createdAt, new Date(deps.clock.now().getTime() - IDEMPOTENCY_WINDOW_MS)));
+    .where(lt(t.createdAt, new Date(deps.clock.now().getTime() - IDEMPOTENCY_WINDOW_MS)))
+    .returning({ key: t.key });
+  return purged.length;
 }

@@ -10,6 +10,7 @@ import type { TemplateVersionRow } from "../templates/mappers.ts";
  * Fails with `license.invalid_config` naming the position or the field.
  */
 export function buildLicenseConfig(
+  validators: ConfigValidators,
   text: string | null | undefined,
   version: TemplateVersionRow | null,
 ): LicenseTokenConfig {
@@ -24,7 +25,7 @@ export function buildLicenseConfig(
     fail("license.invalid_config", "config.limits must be an object");
   }
   if (version) {
-    const validate = validatorFor(version);
+    const validate = validators.forVersion(version);
     if (!validate(config)) {
       fail(
         "license.invalid_config",
@@ -35,16 +36,25 @@ export function buildLicenseConfig(
   return config as LicenseTokenConfig;
 }
 
-// Compiled validators per version (a version never changes), bounded so old versions fall out.
-const MAX_VALIDATORS = 500;
-const validators = new Map<string, ValidateFunction>();
+/** Compiled configSchema validators per template version (a version never changes); held by `Deps`. */
+export interface ConfigValidators {
+  forVersion(version: TemplateVersionRow): ValidateFunction;
+}
 
-function validatorFor(version: TemplateVersionRow): ValidateFunction {
-  let validate = validators.get(version.id);
-  if (!validate) {
-    validate = compileConfigSchema(version.configSchema);
-    if (validators.size >= MAX_VALIDATORS) validators.delete(validators.keys().next().value!);
-    validators.set(version.id, validate);
-  }
-  return validate;
+// Bounded so old versions fall out.
+const MAX_VALIDATORS = 500;
+
+export function createConfigValidators(): ConfigValidators {
+  const validators = new Map<string, ValidateFunction>();
+  return {
+    forVersion(version) {
+      let validate = validators.get(version.id);
+      if (!validate) {
+        validate = compileConfigSchema(version.configSchema);
+        if (validators.size >= MAX_VALIDATORS) validators.delete(validators.keys().next().value!);
+        validators.set(version.id, validate);
+      }
+      return validate;
+    },
+  };
 }

@@ -29,7 +29,7 @@ function prepareLicense(
   companyId: string,
   configText: string | null | undefined,
 ): NewLicense {
-  const config = buildLicenseConfig(configText, context.version);
+  const config = buildLicenseConfig(deps.configValidators, configText, context.version);
   const now = deps.clock.now();
   // 125 random bits: a collision is not a practical event, so the unique index is the only guard.
   const content = {

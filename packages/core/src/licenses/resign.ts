@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { tables, type Tx } from "@licensing/db";
 import type {
+  DomainEvent,
   HwBinding,
   LicenseResponse,
   LicenseTokenConfig,
@@ -12,7 +13,7 @@ import type { Actor } from "../auth/actor.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
 import { deactivateActivations } from "../activations/deactivation.ts";
-import { publishEvents, type OutboxEvent } from "../outbox/publish.ts";
+import { publishEvents } from "../outbox/publish.ts";
 import { loadTemplate } from "../templates/load.ts";
 import { activeSigningKey } from "../templates/signing-keys.ts";
 import { authorizeIssuingCompany, loadLicense } from "./load.ts";
@@ -67,7 +68,7 @@ async function finish(
   tx: Tx,
   deps: Deps,
   actor: Actor,
-  event: OutboxEvent,
+  event: DomainEvent,
   action: string,
   licenseId: string,
 ) {

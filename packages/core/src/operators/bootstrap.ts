@@ -1,6 +1,5 @@
 import { count } from "drizzle-orm";
 import { tables } from "@licensing/db";
-import { hashPassword } from "../crypto/password.ts";
 import type { Deps } from "../deps.ts";
 
 /**
@@ -8,7 +7,7 @@ import type { Deps } from "../deps.ts";
  * sign in. Returns the created email, or null when there were users already.
  */
 export async function bootstrapOperator(deps: Deps, account: { email: string; password: string }) {
-  const passwordHash = await hashPassword(account.password);
+  const passwordHash = await deps.passwords.hash(account.password);
   return deps.db.transaction(async (tx) => {
     // Two instances starting on an empty database must not both create the account.
     await tx.execute("LOCK TABLE users IN SHARE ROW EXCLUSIVE MODE");

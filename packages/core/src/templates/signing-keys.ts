@@ -3,7 +3,7 @@ import { tables, type Executor, type Tx } from "@licensing/db";
 import type { SigningKeyResponse } from "@licensing/contracts";
 import { recordAudit } from "../audit/record.ts";
 import type { Actor } from "../auth/actor.ts";
-import { generateEd25519KeyPair, signingPrivateKey } from "../crypto/ed25519.ts";
+import { generateEd25519KeyPair } from "../crypto/ed25519.ts";
 import type { TokenSigner } from "../crypto/license-token.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
@@ -30,10 +30,10 @@ export async function createSigningKey(tx: Tx, deps: Deps, templateId: string): 
   return key!;
 }
 
-/** A signer (key id and decrypted private key) for a stored key; decrypted once per process. */
-export const signerFor = (deps: Pick<Deps, "secrets">, key: SigningKeyRow): TokenSigner => ({
+/** A signer (key id and decrypted private key) for a stored key; decrypted once per `Deps`. */
+export const signerFor = (deps: Pick<Deps, "signingKeys">, key: SigningKeyRow): TokenSigner => ({
   keyId: key.id,
-  privateKey: signingPrivateKey(deps.secrets, key.id, key.privateKeySealed),
+  privateKey: deps.signingKeys.privateKey(key.id, key.privateKeySealed),
 });
 
 /** The template's Active key, the one that signs new and re-signed tokens. */

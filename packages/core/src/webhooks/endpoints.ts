@@ -1,7 +1,7 @@
 import { asc, desc, eq, sql } from "drizzle-orm";
 import { tables } from "@licensing/db";
 import {
-  webhookEventTypes,
+  EVENT_TYPES,
   type CreateWebhookRequest,
   type UpdateWebhookRequest,
   type WebhookDeliveryResponse,
@@ -21,7 +21,7 @@ const d = tables.webhookDeliveries;
 export const WAKE_CHANNEL = "webhook_deliveries";
 
 /** The catalogue of spec §6; any signed-in caller may read it. */
-export const listEventTypes = (): WebhookEventType[] => [...webhookEventTypes];
+export const listEventTypes = (): WebhookEventType[] => [...EVENT_TYPES];
 
 export async function listEndpoints(deps: Deps, actor: Actor): Promise<WebhookEndpointResponse[]> {
   assertOperator(actor);

@@ -20,4 +20,3 @@ export {
 } from "./dispatch.ts";
 export { isForbiddenAddress } from "./address-guard.ts";
 export { RETRY_DELAYS_MS, MAX_ATTEMPTS } from "./retry-policy.ts";
-export { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from "./worker.ts";

@@ -1,4 +1,4 @@
-import { webhookEventTypes, type WebhookEventType } from "@licensing/contracts";
+import { EVENT_TYPES, type EventType } from "@licensing/contracts";
 import type { WebhookSettings } from "../deps.ts";
 import { fail } from "../errors.ts";
 import { resolvePublicAddresses } from "./address-guard.ts";
@@ -37,8 +37,8 @@ export function checkSecret(secret: string): string {
 }
 
 /** At least one event type, each from the catalogue; duplicates dropped, catalogue order kept. */
-export function checkEvents(events: string[]): WebhookEventType[] {
-  const unknown = events.filter((e) => !(webhookEventTypes as readonly string[]).includes(e));
+export function checkEvents(events: string[]): EventType[] {
+  const unknown = events.filter((e) => !(EVENT_TYPES as readonly string[]).includes(e));
   if (unknown.length > 0) {
     fail(
       "webhook.invalid_events",
@@ -46,5 +46,5 @@ export function checkEvents(events: string[]): WebhookEventType[] {
     );
   }
   if (events.length === 0) fail("webhook.invalid_events", "events: subscribe to at least one event type");
-  return webhookEventTypes.filter((t) => events.includes(t));
+  return EVENT_TYPES.filter((t) => events.includes(t));
 }

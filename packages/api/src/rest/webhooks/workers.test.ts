@@ -98,22 +98,32 @@ describe("two workers over one database", () => {
     hooks.received.length = 0;
   }, 120_000);
 
-  it("a commit on one instance wakes the worker of another within a second (LISTEN/NOTIFY)", async () => {
+  it("a commit on one instance notifies another's listener at the commit (LISTEN/NOTIFY)", async () => {
     await addEndpoint(["license.revoked"]);
-    // A poll of an hour: only the notification can explain a prompt delivery.
-    const worker = await webhooks.startWebhookWorker(a, {
-      pollIntervalMs: 3_600_000,
-      listen: (channel, onNotify) => database.listen(channel, onNotify),
+    // Instance A dispatches only when notified (the server wires its dispatcher job the same way).
+    const woken: Promise<number>[] = [];
+    const unlisten = await database.listen(webhooks.WAKE_CHANNEL, () => {
+      woken.push(webhooks.dispatchDueDeliveries(a));
     });
     try {
       await new Promise((r) => setTimeout(r, 200));
       const started = Date.now();
-      await publish(b, 1, "license.revoked");
+      await b.db.transaction(async (tx) => {
+        await tx.insert(tables.outboxEvents).values({
+          eventType: "license.revoked",
+          data: { licenseId: "l", licenseKey: "k", reason: null, revokedAt: clock.now().toISOString() },
+          occurredAt: clock.now(),
+        });
+        await new Promise((r) => setTimeout(r, 300));
+        // Not before the commit: the rows would not be visible yet.
+        expect(woken).toHaveLength(0);
+      });
       const [got] = await hooks.waitFor(1, 1_000);
       expect(got!.headers["x-service-event"]).toBe("license.revoked");
-      expect(Date.now() - started).toBeLessThan(1_000);
+      expect(Date.now() - started).toBeLessThan(1_300);
     } finally {
-      await worker.stop();
+      await unlisten();
+      await Promise.all(woken);
       await a.db.delete(tables.webhookEndpoints);
       hooks.received.length = 0;
     }

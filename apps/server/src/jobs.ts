@@ -1,0 +1,40 @@
+import { purgeIdempotencyKeys, sweepers, webhooks } from "@licensing/core";
+import type { JobDefinition } from "./workers.ts";
+
+export interface JobIntervals {
+  /** The expiry and silence sweepers (default one minute). */
+  sweepIntervalMs: number;
+  /** Forgetting idempotency keys past their window (default one hour). */
+  idempotencyPurgeIntervalMs: number;
+  /** WEBHOOK_POLL_INTERVAL_SECONDS: the fallback poll of the webhook dispatcher, which commits wake. */
+  webhookPollIntervalMs: number;
+}
+
+/** The job that sends due webhook deliveries; woken by NOTIFY webhook_deliveries (decision 0024). */
+export const WEBHOOK_DELIVERY_JOB = "webhook-deliveries";
+
+/** The jobs every server instance runs. */
+export function serverJobs(intervals: JobIntervals): JobDefinition[] {
+  return [
+    {
+      id: "license-expiry",
+      intervalMs: intervals.sweepIntervalMs,
+      handler: (deps) => sweepers.sweepExpiredLicenses(deps),
+    },
+    {
+      id: "missed-heartbeats",
+      intervalMs: intervals.sweepIntervalMs,
+      handler: (deps) => sweepers.detectMissedHeartbeats(deps),
+    },
+    {
+      id: "idempotency-purge",
+      intervalMs: intervals.idempotencyPurgeIntervalMs,
+      handler: (deps) => purgeIdempotencyKeys(deps),
+    },
+    {
+      id: WEBHOOK_DELIVERY_JOB,
+      intervalMs: intervals.webhookPollIntervalMs,
+      handler: (deps) => webhooks.dispatchDueDeliveries(deps),
+    },
+  ];
+}
