@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { tables } from "@licensing/db";
 import type { Deps } from "../deps.ts";
 import { resolvePublicAddresses } from "./address-guard.ts";
@@ -16,6 +16,7 @@ const LEASE_MARGIN_MS = 60_000;
 export interface ClaimedDelivery {
   id: string;
   leaseToken: string;
+  endpointId: string;
   eventType: string;
   payload: { event: string; occurredAt: string; data: Record<string, unknown> };
   attemptCount: number;
@@ -33,32 +34,39 @@ export async function claimDueDeliveries(deps: Deps, limit: number): Promise<Cla
   const leaseUntil = new Date(now.getTime() + deps.config.webhooks.timeoutMs + LEASE_MARGIN_MS);
   const leaseToken = randomUUID();
   const result = (await deps.db.execute(sql`
-    update ${d} set lease_token = ${leaseToken}, lease_until = ${leaseUntil}
-     where ${d.id} in (
-       select due.id from ${d} due
-        where due.status = 'Pending' and due.next_attempt_at <= ${now}
-          and (due.lease_until is null or due.lease_until <= ${now})
-          and exists (select 1 from ${e} where ${e.id} = due.endpoint_id and ${e.isActive})
-        order by due.next_attempt_at
-        limit ${limit}
-        for update of due skip locked)
-    returning ${d.id}`)) as unknown as { rows: { id: string }[] };
-  const ids = result.rows.map((r) => r.id);
-  if (ids.length === 0) return [];
-  const rows = await deps.db
-    .select({
-      id: d.id,
-      leaseToken: d.leaseToken,
-      eventType: d.eventType,
-      payload: d.payload,
-      attemptCount: d.attemptCount,
-      url: e.url,
-      secretSealed: e.secretSealed,
-    })
-    .from(d)
-    .innerJoin(e, eq(e.id, d.endpointId))
-    .where(and(inArray(d.id, ids), eq(d.leaseToken, leaseToken)));
-  return rows.map((r) => ({ ...r, leaseToken: r.leaseToken! }));
+    with claimed as (
+      update ${d} set lease_token = ${leaseToken}, lease_until = ${leaseUntil}
+       where ${d.id} in (
+         select due.id from ${d} due
+          where due.status = 'Pending' and due.next_attempt_at <= ${now}
+            and (due.lease_until is null or due.lease_until <= ${now})
+            and exists (select 1 from ${e} where ${e.id} = due.endpoint_id and ${e.isActive})
+          order by due.next_attempt_at
+          limit ${limit}
+          for update of due skip locked)
+      returning id, endpoint_id, event_type, payload, attempt_count)
+    select c.id, c.endpoint_id, c.event_type, c.payload, c.attempt_count, ep.url, ep.secret_sealed
+      from claimed c join ${e} ep on ep.id = c.endpoint_id`)) as unknown as { rows: ClaimedRow[] };
+  return result.rows.map((r) => ({
+    id: r.id,
+    leaseToken,
+    endpointId: r.endpoint_id,
+    eventType: r.event_type,
+    payload: r.payload,
+    attemptCount: Number(r.attempt_count),
+    url: r.url,
+    secretSealed: r.secret_sealed,
+  }));
+}
+
+interface ClaimedRow {
+  id: string;
+  endpoint_id: string;
+  event_type: string;
+  payload: ClaimedDelivery["payload"];
+  attempt_count: number;
+  url: string;
+  secret_sealed: string;
 }
 
 /** The exact bytes sent for a delivery: the envelope, its members in the spec's order. */
@@ -94,10 +102,14 @@ async function attempt(deps: Deps, delivery: ClaimedDelivery): Promise<SendResul
 }
 
 /**
- * Records an attempt's outcome (spec §3 "Webhook delivery"), if the lease is still this worker's: a
- * delivery replayed or re-claimed meanwhile is left to its new owner.
+ * Records an attempt's outcome (spec §3 "Webhook delivery"), if the lease is still this worker's (then
+ * answers true): a delivery replayed or re-claimed meanwhile is left to its new owner.
  */
-export async function saveOutcome(deps: Deps, delivery: ClaimedDelivery, result: SendResult): Promise<void> {
+export async function saveOutcome(
+  deps: Deps,
+  delivery: ClaimedDelivery,
+  result: SendResult,
+): Promise<boolean> {
   const now = deps.clock.now();
   const attempt = delivery.attemptCount + 1;
   const succeeded = result.kind === "response" && isSuccess(result.statusCode);
@@ -110,22 +122,32 @@ export async function saveOutcome(deps: Deps, delivery: ClaimedDelivery, result:
           lastError: succeeded ? null : failedStatusMessage(result.statusCode),
         }
       : { responseStatusCode: null, responseBody: null, lastError: result.error };
-  await deps.db.transaction(async (tx) => {
-    const saved = await tx
-      .update(d)
-      .set({
-        ...response,
-        status: succeeded ? "Succeeded" : next ? "Pending" : "Failed",
-        attemptCount: attempt,
-        lastAttemptAt: now,
-        nextAttemptAt: next,
-        leaseToken: null,
-        leaseUntil: null,
-      })
-      .where(and(eq(d.id, delivery.id), eq(d.leaseToken, delivery.leaseToken)))
-      .returning({ endpointId: d.endpointId });
-    if (saved[0]) await tx.update(e).set({ lastDeliveryAt: now }).where(eq(e.id, saved[0].endpointId));
-  });
+  const saved = await deps.db
+    .update(d)
+    .set({
+      ...response,
+      status: succeeded ? "Succeeded" : next ? "Pending" : "Failed",
+      attemptCount: attempt,
+      lastAttemptAt: now,
+      nextAttemptAt: next,
+      leaseToken: null,
+      leaseUntil: null,
+    })
+    .where(and(eq(d.id, delivery.id), eq(d.leaseToken, delivery.leaseToken)))
+    .returning({ id: d.id });
+  return saved.length > 0;
+}
+
+/**
+ * Moves the endpoints' `lastDeliveryAt` to `at`, once per batch rather than once per delivery: every
+ * delivery of a batch writing its endpoint's one row would queue them all behind that row's lock.
+ */
+async function markAttempted(deps: Deps, endpointIds: Set<string>, at: Date) {
+  if (endpointIds.size === 0) return;
+  await deps.db
+    .update(e)
+    .set({ lastDeliveryAt: at })
+    .where(and(inArray(e.id, [...endpointIds]), or(isNull(e.lastDeliveryAt), lt(e.lastDeliveryAt, at))));
 }
 
 const failedStatusMessage = (status: number) =>
@@ -149,14 +171,16 @@ export async function dispatchDueDeliveries(deps: Deps, options: DispatchOptions
     const batch = await claimDueDeliveries(deps, batchSize);
     if (batch.length === 0) return attempts;
     let next = 0;
+    const attempted = new Set<string>();
     const lane = async () => {
       while (next < batch.length) {
         const delivery = batch[next++]!;
         const result = await sendDelivery(deps, delivery);
-        await saveOutcome(deps, delivery, result);
+        if (await saveOutcome(deps, delivery, result)) attempted.add(delivery.endpointId);
       }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, batch.length) }, lane));
+    await markAttempted(deps, attempted, deps.clock.now());
     attempts += batch.length;
   }
 }
