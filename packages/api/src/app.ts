@@ -22,6 +22,7 @@ import { webhookRoutes } from "./rest/webhooks/routes.ts";
 import { contourRateLimit, type Contour, type RateLimits } from "./rest/rate-limit.ts";
 import { mountRoutes, type Route } from "./rest/route.ts";
 import { appRouter } from "./trpc/app-router.ts";
+import { expressContext } from "./trpc/context.ts";
 
 export interface AppOptions {
   deps: Deps;
@@ -101,7 +102,14 @@ export function createApp(options: AppOptions): Express {
   app.use("/api/v1/panel", (req, res, next) =>
     (/^\/auth(\/|$)/.test(req.path) ? authLimiter : panelLimiter)(req, res, next),
   );
-  app.use("/trpc", panelLimiter);
+  // Sign-in and account procedures count against the auth contour, as their REST twins under /panel/auth.
+  app.use("/trpc", (req, res, next) =>
+    (trpcProcedureNames(req.path).some((name) => name.startsWith("auth.")) ? authLimiter : panelLimiter)(
+      req,
+      res,
+      next,
+    ),
+  );
   app.use(["/api/v1/panel", "/trpc"], originGuard(publicBaseUrl));
 
   const panelApi = express.Router();
@@ -113,7 +121,7 @@ export function createApp(options: AppOptions): Express {
     "/trpc",
     createExpressMiddleware({
       router: appRouter,
-      createContext: ({ req, res }) => ({ deps, req, res, cookies }),
+      createContext: ({ req, res }) => expressContext(deps, cookies, req, res),
       maxBodySize: 1024 * 1024,
       onError: ({ error }) => {
         if (error.code === "INTERNAL_SERVER_ERROR" && error.cause?.name !== "AppError") {
@@ -135,3 +143,6 @@ export function createApp(options: AppOptions): Express {
   app.use(errorHandler);
   return app;
 }
+
+/** The procedures a /trpc path names: `/auth.login` or, batched, `/auth.me,licenses.search`. */
+const trpcProcedureNames = (path: string) => decodeURIComponent(path.slice(1)).split(",");

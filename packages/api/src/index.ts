@@ -1,4 +1,11 @@
 export { createApp, restRoutes, type AppOptions } from "./app.ts";
 export { requestLogMixin } from "./http/logging.ts";
 export type { RateLimits } from "./rest/rate-limit.ts";
-export type { AppRouter } from "./trpc/app-router.ts";
+export {
+  appRouter,
+  createCaller,
+  type AppRouter,
+  type RouterInputs,
+  type RouterOutputs,
+} from "./trpc/app-router.ts";
+export type { TrpcContext } from "./trpc/context.ts";

@@ -11,7 +11,7 @@ export type {
 } from "./client/options.ts";
 export type { ClientLogger } from "./client/connection.ts";
 export { memoryStorage, type LicenseStorage, type MemoryStorage } from "./client/storage.ts";
-export { realScheduler, MAX_TIMER_DELAY_MS, type Scheduler } from "./client/scheduler.ts";
+export { realScheduler, MAX_TIMER_DELAY_MS, type Scheduler, type TimerKind } from "./client/scheduler.ts";
 export {
   loadLocalLicense,
   statusInputs,

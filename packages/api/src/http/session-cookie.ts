@@ -23,7 +23,9 @@ export function clearSessionCookie(res: Response, settings: CookieSettings) {
   res.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: "lax", secure: settings.secure, path: "/" });
 }
 
-export function readSessionCookie(req: Request): string | undefined {
-  const header = req.headers.cookie;
-  return header ? parse(header)[SESSION_COOKIE] : undefined;
-}
+/** The session id in a Cookie header. */
+export const sessionIdFromCookieHeader = (header: string | null | undefined): string | undefined =>
+  header ? parse(header)[SESSION_COOKIE] : undefined;
+
+export const readSessionCookie = (req: Request): string | undefined =>
+  sessionIdFromCookieHeader(req.headers.cookie);

@@ -19,6 +19,7 @@ import { startSmtpReceiver, type SmtpReceiver } from "./smtp-receiver.ts";
 
 export { TestClient } from "./http-client.ts";
 export { startSmtpReceiver, type SmtpReceiver } from "./smtp-receiver.ts";
+export { trpcCaller } from "./trpc-caller.ts";
 export { createLicensedCompany, issueLicense, signedPost, type IssuedLicense } from "./client-api.ts";
 
 export const OPERATOR = { email: "root@example.com", password: "operator-password-1" };

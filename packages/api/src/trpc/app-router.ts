@@ -1,4 +1,5 @@
-import { router } from "./trpc.ts";
+import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
+import { createCallerFactory, router } from "./trpc.ts";
 import { authRouter } from "./routers/auth.ts";
 import { operatorRouter } from "./routers/operator.ts";
 import { templatesRouter } from "./routers/templates.ts";
@@ -24,3 +25,10 @@ export const appRouter = router({
 });
 
 export type AppRouter = typeof appRouter;
+/** Input types of every procedure, e.g. `RouterInputs["licenses"]["issue"]`. */
+export type RouterInputs = inferRouterInputs<AppRouter>;
+/** Output types of every procedure, e.g. `RouterOutputs["licenses"]["search"]`. */
+export type RouterOutputs = inferRouterOutputs<AppRouter>;
+
+/** Calls procedures in-process with a `TrpcContext` (tests, tools): `createCaller(context).auth.me()`. */
+export const createCaller = createCallerFactory(appRouter);

@@ -1,17 +1,12 @@
-import { AppError, fail, type Actor, type Deps } from "@licensing/core";
+import { AppError, fail, type Actor, type RequestInfo, type UserActor } from "@licensing/core";
 import { initTRPC, TRPCError } from "@trpc/server";
-import type { Request, Response } from "express";
 import superjson from "superjson";
 import { errorKindMapping } from "../errors.ts";
-import { resolveActor } from "../http/actor.ts";
-import type { CookieSettings } from "../http/session-cookie.ts";
+import { resolveCaller } from "../http/actor.ts";
+import { sessionIdFromCookieHeader } from "../http/session-cookie.ts";
+import type { TrpcContext } from "./context.ts";
 
-export interface TrpcContext {
-  deps: Deps;
-  req: Request;
-  res: Response;
-  cookies: CookieSettings;
-}
+export type { TrpcContext } from "./context.ts";
 
 const t = initTRPC.context<TrpcContext>().create({
   transformer: superjson,
@@ -49,10 +44,37 @@ const appErrors = t.middleware(async ({ next }) => {
 });
 
 export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+/** The audit log's view of the request. */
+export const requestOf = (ctx: TrpcContext): RequestInfo => ({
+  ip: ctx.ip,
+  userAgent: ctx.headers.get("user-agent"),
+});
+export const sessionIdOf = (ctx: TrpcContext) => sessionIdFromCookieHeader(ctx.headers.get("cookie"));
+
+/** Anyone; the procedure reads the request itself (sign-in, invitations, password reset). */
 export const publicProcedure = t.procedure.use(appErrors);
 
+/** A session or a bearer token, as the REST routes' `authenticated`. */
 export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
-  const actor: Actor | null = await resolveActor(ctx.deps, ctx.req, ctx.res, ctx.cookies);
+  const actor: Actor | null = await resolveCaller(
+    ctx.deps,
+    {
+      authorization: ctx.headers.get("authorization") ?? undefined,
+      sessionId: sessionIdOf(ctx),
+      request: requestOf(ctx),
+    },
+    (sessionId) => ctx.setSessionCookie(sessionId),
+  );
   if (!actor) fail("auth.unauthenticated", "Sign in or send a personal access token");
   return next({ ctx: { ...ctx, actor: actor as Actor } });
+});
+
+/** A signed-in person (the cookie), not an access token: as the REST routes' `session`. */
+export const sessionProcedure = authedProcedure.use(({ ctx, next }) => {
+  if (ctx.actor.kind !== "user") {
+    fail("auth.session_required", "This operation needs a signed-in session, not an access token");
+  }
+  return next({ ctx: { ...ctx, actor: ctx.actor as UserActor } });
 });

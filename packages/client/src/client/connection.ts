@@ -25,6 +25,8 @@ export interface ConnectionOptions {
   onMarker(marker: string, activationId: string): Promise<boolean>;
   /** The server no longer knows this machine's activation (reset, rebind, transfer). */
   onActivationGone(): void;
+  /** Settles when what a timed beat queued (cache writes) is done; a virtual-time scheduler waits for it. */
+  afterTimer(): Promise<void>;
 }
 
 const DEFAULT_INTERVAL_SECONDS = 900;
@@ -180,11 +182,15 @@ export class Connection {
     if (this.closed) return;
     this.unschedule();
     this.nextAttemptAt = this.options.clock() + delayMs;
-    this.timer = this.options.scheduler.setTimeout(() => {
-      this.timer = null;
-      this.nextAttemptAt = null;
-      void this.beat(false);
-    }, delayMs);
+    this.timer = this.options.scheduler.setTimeout(
+      () => {
+        this.timer = null;
+        this.nextAttemptAt = null;
+        return this.beat(false).then(this.options.afterTimer);
+      },
+      delayMs,
+      "network",
+    );
   }
 
   private unschedule() {

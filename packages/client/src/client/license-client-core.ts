@@ -92,6 +92,7 @@ export class LicenseClientCore {
       onServerTime: (time) => (this.observed = observe(this.observed, this.clock(), time)),
       onMarker: (marker, activationId) => this.acceptMarker(marker, activationId),
       onActivationGone: () => this.emitIfChanged(),
+      afterTimer: () => this.writes,
     });
     this.watch();
     const activation = this.connection.start();
@@ -272,6 +273,7 @@ export class LicenseClientCore {
     this.watchTimer = this.scheduler.setTimeout(
       () => this.watch(),
       Math.max(0, Math.min(WATCH_INTERVAL_MS, untilNext)),
+      "watch",
     );
   }
 

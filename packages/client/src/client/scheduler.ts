@@ -1,10 +1,21 @@
 /**
+ * What a timer is for: `network` (an activation, a heartbeat or their retry: requests and cache writes) or
+ * `watch` (re-reads the status to notice changes as time passes; no request).
+ */
+export type TimerKind = "network" | "watch";
+
+/**
  * How the client schedules its own work: the heartbeat, retries after failures, and the watch that notices
  * status changes as time passes. The default uses real timers that never keep a Node process alive; a
  * simulator with a virtual clock passes one that fires as its clock moves.
  */
 export interface Scheduler {
-  setTimeout(callback: () => void, delayMs: number): unknown;
+  /**
+   * Calls `callback` after `delayMs`. The callback's promise settles when the work it started (requests,
+   * cache writes) is done, so a virtual-time scheduler can wait for it before moving its clock on; real
+   * timers ignore it. `kind` lets such a scheduler fire `watch` timers only where its clock stops.
+   */
+  setTimeout(callback: () => Promise<unknown> | void, delayMs: number, kind?: TimerKind): unknown;
   clearTimeout(handle: unknown): void;
 }
 
@@ -13,7 +24,7 @@ export const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
 
 export const realScheduler: Scheduler = {
   setTimeout(callback, delayMs) {
-    const handle = setTimeout(callback, Math.min(Math.max(0, delayMs), MAX_TIMER_DELAY_MS));
+    const handle = setTimeout(() => void callback(), Math.min(Math.max(0, delayMs), MAX_TIMER_DELAY_MS));
     (handle as { unref?: () => void }).unref?.();
     return handle;
   },

@@ -1,18 +1,24 @@
-import { IdParams, InviteOperatorRequest } from "@licensing/contracts";
+import { IdParams, InviteOperatorRequest, OperatorUserResponse } from "@licensing/contracts";
 import { operators } from "@licensing/core";
+import { z } from "zod";
 import { authedProcedure, router } from "../trpc.ts";
 
 export const operatorRouter = router({
   users: router({
-    list: authedProcedure.query(({ ctx }) => operators.listOperators(ctx.deps, ctx.actor)),
+    list: authedProcedure
+      .output(z.array(OperatorUserResponse))
+      .query(({ ctx }) => operators.listOperators(ctx.deps, ctx.actor)),
     invite: authedProcedure
       .input(InviteOperatorRequest)
+      .output(OperatorUserResponse)
       .mutation(({ ctx, input }) => operators.inviteOperator(ctx.deps, ctx.actor, input)),
     promote: authedProcedure
       .input(IdParams)
+      .output(OperatorUserResponse)
       .mutation(({ ctx, input }) => operators.setOperator(ctx.deps, ctx.actor, input.id, true)),
     demote: authedProcedure
       .input(IdParams)
+      .output(OperatorUserResponse)
       .mutation(({ ctx, input }) => operators.setOperator(ctx.deps, ctx.actor, input.id, false)),
   }),
 });

@@ -1,0 +1,359 @@
+import { createServer, type Server } from "node:http";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { extname, join, normalize } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { build } from "vite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CONTENT_SECURITY_POLICY } from "../main/window-security.ts";
+import type { LicenseView, ScenarioRun } from "../shared/bridge.ts";
+import { installBridgeStub, type StubAnswers } from "../testing/bridge-stub.ts";
+import { views, withQa } from "../testing/views.ts";
+
+/**
+ * The renderer as built for Electron, in Chromium, against a stub of the preload bridge. Set
+ * UPDATE_SCREENSHOTS=1 to rewrite docs/screenshots/desktop-*.png from these pages.
+ */
+const appDir = fileURLToPath(new URL("../..", import.meta.url));
+const screenshotDir = fileURLToPath(new URL("../../../../docs/screenshots", import.meta.url));
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const TYPES: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css" };
+
+let outDir: string;
+let server: Server;
+let baseUrl: string;
+let browser: Browser;
+
+beforeAll(async () => {
+  outDir = await mkdtemp(join(tmpdir(), "desktop-renderer-"));
+  await build({
+    configFile: join(appDir, "vite.config.ts"),
+    build: { outDir, emptyOutDir: true },
+    logLevel: "error",
+  });
+  server = createServer(async (req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url!, "http://x").pathname)).replace(
+      /^(\.\.[/\\])+/,
+      "",
+    );
+    try {
+      const body = await readFile(join(outDir, path === "/" ? "index.html" : path));
+      res.writeHead(200, { "content-type": TYPES[extname(path)] ?? "text/html" }).end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    headless: true,
+    args: ["--no-sandbox", "--disable-background-networking", "--disable-gpu"],
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => server?.close(resolve));
+  await rm(outDir, { recursive: true, force: true });
+});
+
+async function open(view: LicenseView, options: { answers?: StubAnswers; clockAt?: number } = {}) {
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 900 },
+    locale: "en-GB",
+    timezoneId: "UTC",
+  });
+  const page = await context.newPage();
+  page.setDefaultTimeout(8000);
+  if (options.clockAt !== undefined) {
+    // The page's clock stands still at `clockAt` until the test moves it.
+    await page.clock.install({ time: options.clockAt - 1000 });
+    await page.clock.pauseAt(options.clockAt);
+  }
+  await page.addInitScript(installBridgeStub, { view, answers: options.answers ?? {} });
+  await page.goto(baseUrl);
+  await page.getByRole("heading", { name: "Acme Editor", exact: true }).waitFor();
+  return page;
+}
+
+const calls = (page: Page) => page.evaluate(() => (window as unknown as { __calls: unknown[] }).__calls);
+const push = (page: Page, view: LicenseView) =>
+  page.evaluate((next) => (window as unknown as { __push: (v: unknown) => void }).__push(next), view);
+
+async function screenshot(page: Page, name: string) {
+  if (!process.env.UPDATE_SCREENSHOTS) return;
+  await mkdir(screenshotDir, { recursive: true });
+  await page.screenshot({ path: join(screenshotDir, `desktop-${name}.png`), fullPage: true });
+}
+
+/** Every interactive control has an accessible name (its label, aria-label(ledby), or text). */
+async function unlabelledControls(page: Page) {
+  return page.evaluate(() => {
+    const selector =
+      "button, input:not([type=hidden]), select, textarea, a[href], [role=button], [role=radio], [role=switch], [role=tab], [role=combobox], [role=slider], [role=progressbar], [role=radiogroup]";
+    const nameOf = (element: Element) => {
+      const labelledBy = element.getAttribute("aria-labelledby");
+      const byIds = labelledBy
+        ?.split(/\s+/)
+        .map((id) => document.getElementById(id)?.textContent ?? "")
+        .join(" ");
+      const labels = (element as HTMLInputElement).labels;
+      return [
+        element.getAttribute("aria-label"),
+        byIds,
+        labels && [...labels].map((label) => label.textContent).join(" "),
+        element instanceof HTMLInputElement || element instanceof HTMLSelectElement
+          ? ""
+          : element.textContent,
+        element.getAttribute("title"),
+      ]
+        .map((name) => name?.trim() ?? "")
+        .find((name) => name.length > 0);
+    };
+    return [...document.querySelectorAll(selector)]
+      .filter((element) => !nameOf(element))
+      .map((element) => element.outerHTML.slice(0, 160));
+  });
+}
+
+describe("the built page", () => {
+  it("carries the app's Content Security Policy, which blocks network access from the renderer", async () => {
+    const html = await readFile(join(outDir, "index.html"), "utf8");
+    const page = await open(views.active);
+    const meta = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute("content");
+    expect(meta).toBe(CONTENT_SECURITY_POLICY);
+    expect(html).not.toMatch(/<script>(?!<\/script>)/); // no inline script
+    const fetched = await page.evaluate(() =>
+      fetch(`${location.origin}/index.html`).then(
+        () => "allowed",
+        () => "blocked",
+      ),
+    );
+    expect(fetched).toBe("blocked");
+    await page.context().close();
+  });
+});
+
+describe("first run", () => {
+  it("offers the file dialog and the paste-a-key form, and shows why a fetch was refused", async () => {
+    const page = await open(views.firstRun, {
+      answers: {
+        fetchLicense: {
+          ok: false,
+          error: {
+            code: "license.key_mismatch",
+            message: "The downloaded file is the license of another key",
+          },
+        },
+      },
+    });
+    await expect(page.getByRole("heading", { name: "Activate Acme Editor" }).isVisible()).resolves.toBe(true);
+    expect(await page.getByText("https://licensing.example.com").isVisible()).toBe(true);
+    expect(await unlabelledControls(page)).toEqual([]);
+    await screenshot(page, "first-run");
+
+    await page.getByRole("button", { name: "Choose license file…" }).click();
+    await page.getByLabel("License key").fill("SVC-5CYM9-8QQMG-K0KAV-9MS6K-3SD8D");
+    await page.getByLabel("License file address").fill("https://licenses.example.com/{licenseKey}.lic");
+    await page.getByRole("button", { name: "Fetch license file" }).click();
+    await page.getByRole("alert").waitFor();
+    expect(await page.getByRole("alert").textContent()).toContain("the license of another key");
+    expect(await calls(page)).toEqual([
+      { method: "chooseLicenseFile", args: [] },
+      {
+        method: "fetchLicense",
+        args: [
+          {
+            licenseKey: "SVC-5CYM9-8QQMG-K0KAV-9MS6K-3SD8D",
+            url: "https://licenses.example.com/{licenseKey}.lic",
+          },
+        ],
+      },
+    ]);
+
+    // The main process installs the license and pushes the new view: the app leaves the first-run screen.
+    await push(page, views.active);
+    await page.getByTestId("status-badge").waitFor();
+    expect(await page.getByRole("heading", { name: "Activate Acme Editor" }).count()).toBe(0);
+    await page.context().close();
+  });
+});
+
+describe("an Active license", () => {
+  it("shows status, reason, terms, marker, fingerprint and its sources, and unlocks export", async () => {
+    const page = await open(views.active);
+    expect(await page.getByTestId("status-badge").textContent()).toBe("Active");
+    expect(await page.getByTestId("status-reason").textContent()).toContain("marker-valid");
+    const license = await page.getByTestId("license-table").textContent();
+    expect(license).toContain("EDITOR");
+    expect(license).toContain("export");
+    expect(license).toContain("maxProjects: 5");
+    expect(license).toContain("30 Nov 2026"); // the marker's expiry
+    expect(await page.getByTestId("fingerprint").textContent()).toBe(views.active.fingerprint!.value);
+    expect(await page.getByTestId("fingerprint-sources").textContent()).toContain("windows 11");
+    expect(await page.getByTestId("project-limit").textContent()).toBe("Projects: up to 5");
+    expect(await page.getByTestId("export-button").isEnabled()).toBe(true);
+    expect(await page.getByTestId("qa-panel").count()).toBe(0);
+    expect(await unlabelledControls(page)).toEqual([]);
+    await screenshot(page, "active");
+
+    await page.getByRole("button", { name: "Deactivate this machine" }).click();
+    await page.getByRole("button", { name: "Check in now" }).click();
+    await expect
+      .poll(() => calls(page))
+      .toEqual([
+        { method: "deactivate", args: [] },
+        { method: "heartbeat", args: [] },
+      ]);
+    await page.context().close();
+  });
+
+  it("a license without the export feature keeps export locked and says why", async () => {
+    const view: LicenseView = {
+      ...views.active,
+      license: { ...views.active.license!, features: [] },
+      gating: { exportUnlocked: false, maxProjects: 5 },
+    };
+    const page = await open(view);
+    expect(await page.getByTestId("export-button").isDisabled()).toBe(true);
+    expect(await page.getByTestId("export-lock").textContent()).toBe(
+      "Locked: your license does not include export.",
+    );
+    await page.context().close();
+  });
+});
+
+describe("GracePeriod", () => {
+  it("counts down to the end of the grace period, and the pushed Expired view locks the app", async () => {
+    const page = await open(views.grace, { clockAt: views.grace.at });
+    expect(await page.getByTestId("status-badge").textContent()).toBe("Grace period");
+    const countdown = page.getByTestId("grace-countdown");
+    expect(await countdown.textContent()).toContain("Grace period ends in 23 h 00 min 00 s");
+    await screenshot(page, "grace-period");
+    await page.clock.fastForward(61_000);
+    expect(await countdown.textContent()).toContain("Grace period ends in 22 h 58 min 59 s");
+    expect(await page.getByTestId("export-button").isEnabled()).toBe(true);
+
+    await push(page, views.expired);
+    await expect.poll(() => page.getByTestId("status-badge").textContent()).toBe("Expired");
+    expect(await countdown.count()).toBe(0);
+    await page.context().close();
+  });
+});
+
+describe("Expired", () => {
+  it("locks the export feature and the project limit, with the reason", async () => {
+    const page = await open({ ...views.expired, qa: { ...views.expired.qa, enabled: false } });
+    expect(await page.getByTestId("status-badge").textContent()).toBe("Expired");
+    expect(await page.getByTestId("status-reason").textContent()).toContain("grace-ended");
+    expect(await page.getByTestId("locked-banner").isVisible()).toBe(true);
+    expect(await page.getByTestId("export-button").isDisabled()).toBe(true);
+    expect(await page.getByTestId("export-lock").textContent()).toBe("Locked: the license is Expired.");
+    expect(await page.getByTestId("project-limit").textContent()).toBe("Projects: unavailable");
+    expect(await page.getByTestId("license-table").textContent()).toContain("network.error");
+    await screenshot(page, "expired");
+    await page.context().close();
+  });
+});
+
+describe("the QA panel", () => {
+  it("switches the network, moves the clock, restarts the client and shows a scenario's timeline", async () => {
+    const timeline: ScenarioRun = {
+      name: "offline-grace.scenario",
+      passed: true,
+      error: null,
+      entries: [
+        { kind: "setup", line: null, step: "issue and download the license", elapsedMs: 0 },
+        {
+          kind: "step",
+          line: 9,
+          step: "start",
+          elapsedMs: 0,
+          status: "Active",
+          detail: "initialize() → true",
+        },
+        { kind: "step", line: 10, step: "offline", elapsedMs: 0, status: "Active" },
+        { kind: "step", line: 11, step: "advance 7d1h", elapsedMs: 7 * DAY + HOUR, status: "GracePeriod" },
+        {
+          kind: "transition",
+          line: null,
+          step: "Active → GracePeriod",
+          elapsedMs: 7 * DAY,
+          status: "GracePeriod",
+        },
+        {
+          kind: "step",
+          line: 12,
+          step: "expect status GracePeriod",
+          elapsedMs: 7 * DAY + HOUR,
+          status: "GracePeriod",
+        },
+        { kind: "step", line: 13, step: "advance 1d", elapsedMs: 8 * DAY + HOUR, status: "Expired" },
+      ].map((entry) => ({
+        status: null,
+        detail: null,
+        ok: true,
+        at: views.active.at + entry.elapsedMs,
+        ...entry,
+      })) as ScenarioRun["entries"],
+    };
+    const page = await open(withQa(views.active), { answers: { "qa.runScenario": timeline } });
+    const panel = page.getByTestId("qa-panel");
+    expect(await panel.isVisible()).toBe(true);
+    expect(await unlabelledControls(page)).toEqual([]);
+
+    await panel.getByText("Offline", { exact: true }).click();
+    await panel.getByText("Server fails (503)").click();
+    await panel.getByRole("button", { name: "+1 hour" }).click();
+    await panel.getByRole("button", { name: "+1 day" }).click();
+    await panel.getByLabel("Amount").fill("36");
+    await panel.getByLabel("Unit").click();
+    await page.getByRole("option", { name: "hours" }).click();
+    await panel.getByRole("button", { name: "Advance", exact: true }).click();
+    await panel.getByRole("button", { name: "Reset clock" }).click();
+    await panel.getByRole("button", { name: "Restart client" }).click();
+    await panel.getByRole("button", { name: "Run scenario file…" }).click();
+    await page.getByTestId("scenario-timeline").waitFor();
+    expect(await calls(page)).toEqual([
+      { method: "qa.setNetwork", args: ["offline"] },
+      { method: "qa.setNetwork", args: ["server-error"] },
+      { method: "qa.advanceClock", args: [HOUR] },
+      { method: "qa.advanceClock", args: [DAY] },
+      { method: "qa.advanceClock", args: [36 * HOUR] },
+      { method: "qa.resetClock", args: [] },
+      { method: "qa.restart", args: [] },
+      { method: "qa.runScenario", args: [] },
+    ]);
+    const rows = page.getByTestId("scenario-timeline").locator("tbody tr");
+    expect(await rows.count()).toBe(7);
+    expect(await rows.nth(3).textContent()).toBe("11+7 d 1 hadvance 7d1hGracePeriodok");
+    expect(await rows.nth(4).textContent()).toContain("Active → GracePeriod");
+    expect(await page.getByTestId("scenario-timeline").textContent()).toContain("passed");
+
+    // The main process answers with the new state: offline, clock moved.
+    await push(page, views.grace);
+    await expect.poll(() => page.getByTestId("clock-offset").textContent()).toBe("+7 d 1 h");
+    expect(await panel.getByRole("radio", { name: "Offline" }).isChecked()).toBe(true);
+    await screenshot(page, "qa-panel");
+    await page.context().close();
+  });
+
+  it("shows a refused lever's error", async () => {
+    const page = await open(withQa(views.active), {
+      answers: {
+        "qa.restart": {
+          ok: false,
+          error: { code: "license.not_installed", message: "No license is installed yet" },
+        },
+      },
+    });
+    await page.getByRole("button", { name: "Restart client" }).click();
+    await page.getByRole("alert").waitFor();
+    expect(await page.getByRole("alert").textContent()).toContain("No license is installed yet");
+    await page.context().close();
+  });
+});

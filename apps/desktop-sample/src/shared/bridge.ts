@@ -1,0 +1,132 @@
+/**
+ * The preload bridge: the only way the renderer talks to the main process. Types only, plus the channel
+ * names both sides share. The renderer never sees the license key or a file path.
+ */
+import type { LicenseStatus, StatusReason } from "@licensing/client/core";
+
+export type { LicenseStatus, StatusReason };
+
+/** What the QA panel can do to the network between the client and the server. */
+export const NETWORK_MODES = ["online", "offline", "server-error"] as const;
+export type NetworkMode = (typeof NETWORK_MODES)[number];
+
+/** The sample's gated feature and limit, read from the license's config. */
+export const GATED_FEATURE = "export";
+export const PROJECT_LIMIT_PATH = "limits.maxProjects";
+
+export interface FingerprintView {
+  /** The fingerprint sent on activation (64 hex characters, or what the product configured). */
+  value: string;
+  /** Where it came from: the SDK's default sources, or a value the product set. */
+  derivedFrom: "machine" | "configured";
+  sources: Array<{ name: string; value: string | null }>;
+}
+
+export interface LicenseView {
+  /** `first-run`: no license installed yet; `ready`: a license file is installed and the client runs. */
+  phase: "first-run" | "ready";
+  serverUrl: string;
+  status: LicenseStatus;
+  reason: StatusReason;
+  message: string;
+  usable: boolean;
+  /** The clock time the view was computed at (epoch ms), as the client reads its (QA-shifted) clock. */
+  at: number;
+  nextTransitionAt: number | null;
+  nextStatus: LicenseStatus | null;
+  license: {
+    licenseId: string;
+    productCode: string;
+    version: number;
+    issuedAt: number;
+    expiresAt: number;
+    trial: boolean;
+    hwBinding: string;
+    features: string[];
+    limits: Record<string, unknown>;
+  } | null;
+  marker: { issuedAt: number; expiresAt: number; graceEndsAt: number } | null;
+  fingerprint: FingerprintView | null;
+  connection: {
+    activated: boolean;
+    heartbeating: boolean;
+    lastContactAt: number | null;
+    nextHeartbeatAt: number | null;
+    lastError: { code: string; message: string; status: number | null } | null;
+    markerProblem: string | null;
+  };
+  gating: { exportUnlocked: boolean; maxProjects: number | null };
+  qa: { enabled: boolean; network: NetworkMode; clockOffsetMs: number };
+}
+
+/** A failed action, as the renderer shows it. */
+export interface DesktopError {
+  code: string;
+  message: string;
+}
+
+export type ActionResult = { ok: true } | { ok: false; error: DesktopError };
+
+export interface ScenarioTimelineEntry {
+  /** A step of the file, the set-up before it, or a status change while time passed. */
+  kind: "setup" | "step" | "transition";
+  /** The scenario file's line of the step; null for set-up and transitions. */
+  line: number | null;
+  step: string;
+  /** Scenario time since the start (ms of the simulator's virtual clock). */
+  elapsedMs: number;
+  /** The virtual time of the row (epoch ms). */
+  at: number;
+  /** The client's status afterwards; null while no application runs. */
+  status: LicenseStatus | null;
+  ok: boolean;
+  detail: string | null;
+}
+
+export interface ScenarioRun {
+  /** The scenario's name (its file's `name:`), or the file name when it could not be read. */
+  name: string;
+  passed: boolean;
+  entries: ScenarioTimelineEntry[];
+  error: DesktopError | null;
+}
+
+export interface FetchLicenseInput {
+  licenseKey: string;
+  /** Where the license file is downloaded from; `{licenseKey}` in it is replaced by the key. */
+  url: string;
+}
+
+export interface DesktopBridge {
+  getView(): Promise<LicenseView>;
+  /** Called with every new view the main process pushes; returns the unsubscribe function. */
+  onView(listener: (view: LicenseView) => void): () => void;
+  /** Opens the native file dialog in the main process and installs the chosen `.lic`. */
+  chooseLicenseFile(): Promise<ActionResult>;
+  fetchLicense(input: FetchLicenseInput): Promise<ActionResult>;
+  deactivate(): Promise<ActionResult>;
+  heartbeat(): Promise<ActionResult>;
+  qa: {
+    setNetwork(mode: NetworkMode): Promise<ActionResult>;
+    advanceClock(ms: number): Promise<ActionResult>;
+    resetClock(): Promise<ActionResult>;
+    restart(): Promise<ActionResult>;
+    /** Opens a file dialog for a simulator scenario, runs it, and returns its timeline (null: cancelled). */
+    runScenario(): Promise<ScenarioRun | null>;
+  };
+}
+
+/** IPC channel names (`invoke` for requests, `send` for pushed views). */
+export const CHANNELS = {
+  getView: "license:get-view",
+  view: "license:view",
+  chooseLicenseFile: "license:choose-file",
+  fetchLicense: "license:fetch",
+  deactivate: "license:deactivate",
+  heartbeat: "license:heartbeat",
+  qaSetNetwork: "qa:set-network",
+  qaAdvanceClock: "qa:advance-clock",
+  qaResetClock: "qa:reset-clock",
+  qaRestart: "qa:restart",
+  qaRunScenario: "qa:run-scenario",
+} as const;

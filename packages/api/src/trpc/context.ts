@@ -1,0 +1,38 @@
+import type { Deps } from "@licensing/core";
+import type { Request, Response } from "express";
+import { clearSessionCookie, setSessionCookie, type CookieSettings } from "../http/session-cookie.ts";
+
+/**
+ * What a procedure gets: the request's headers and a cookie setter, no framework objects, so
+ * `appRouter.createCaller(context)` runs a procedure without HTTP and another adapter costs one function.
+ */
+export interface TrpcContext {
+  deps: Deps;
+  /** The request headers (Authorization, Cookie, User-Agent). */
+  headers: Headers;
+  /** The caller's address as the transport determined it (trust proxy applied); null when unknown. */
+  ip: string | null;
+  /** Sets the session cookie on the response, or clears it (null). */
+  setSessionCookie(sessionId: string | null): void;
+}
+
+/** The context of a call that came through Express. */
+export function expressContext(
+  deps: Deps,
+  cookies: CookieSettings,
+  req: Request,
+  res: Response,
+): TrpcContext {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  return {
+    deps,
+    headers,
+    ip: req.ip ?? null,
+    setSessionCookie: (sessionId) =>
+      sessionId ? setSessionCookie(res, sessionId, cookies) : clearSessionCookie(res, cookies),
+  };
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import type { ScenarioResult, TimelineEvent } from "../runner/timeline.ts";
+import { htmlReport, statusBands } from "./html-report.ts";
+
+const DAY = 86_400_000;
+const event = (elapsed: number, status: TimelineEvent["status"], step = "step"): TimelineEvent => ({
+  kind: "step",
+  at: elapsed,
+  clockAt: elapsed,
+  elapsed,
+  line: 1,
+  step,
+  status,
+  reason: null,
+  outcome: "ok",
+  message: null,
+  requests: null,
+});
+const result = (events: TimelineEvent[]): ScenarioResult => ({
+  file: "f.yaml",
+  name: "<Offline> & back",
+  description: null,
+  mode: "local",
+  ok: true,
+  startedAt: 0,
+  endedAt: events.at(-1)!.elapsed,
+  failures: 0,
+  error: null,
+  events,
+  realMs: 10,
+});
+
+describe("statusBands", () => {
+  it("one band per status run, the last one running past the last event", () => {
+    const { bands, last, end } = statusBands(
+      result([
+        event(0, null),
+        event(0, "Active"),
+        event(DAY, "Active"),
+        event(3 * DAY, "GracePeriod"),
+        event(4 * DAY, "Expired"),
+      ]),
+    );
+    expect(last).toBe(4 * DAY);
+    expect(end).toBeGreaterThan(4 * DAY);
+    expect(bands).toEqual([
+      { from: 0, to: 3 * DAY, status: "Active" },
+      { from: 3 * DAY, to: 4 * DAY, status: "GracePeriod" },
+      { from: 4 * DAY, to: end, status: "Expired" },
+    ]);
+  });
+
+  it("a scenario that takes no time still shows its final status", () => {
+    const { bands } = statusBands(result([event(0, null), event(0, "Invalid")]));
+    expect(bands).toEqual([{ from: 0, to: 1, status: "Invalid" }]);
+  });
+});
+
+describe("htmlReport", () => {
+  it("escapes what scenarios write", () => {
+    const html = htmlReport([result([event(0, "Active", "expect <b>")])], new Date(0));
+    expect(html).toContain("&lt;Offline&gt; &amp; back");
+    expect(html).toContain("expect &lt;b&gt;");
+    expect(html).not.toContain("<b>");
+  });
+});

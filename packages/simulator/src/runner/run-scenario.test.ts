@@ -1,0 +1,171 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLicensedCompany, startTestApp, type TestApp } from "@licensing/api/testing";
+import type { Backend } from "../backend/backend.ts";
+import { startLocalServer } from "../backend/local.ts";
+import { connectRemoteServer } from "../backend/remote.ts";
+import { parseScenario } from "../scenario/parse.ts";
+import { runScenario } from "./run-scenario.ts";
+import type { ScenarioResult } from "./timeline.ts";
+
+const DAY = 86_400_000;
+const START = Date.parse("2026-01-01T00:00:00Z");
+
+async function run(backend: Backend, yaml: string): Promise<ScenarioResult> {
+  const scenario = parseScenario(yaml, "test.yaml");
+  backend.prepare({ start: scenario.start, heartbeatIntervalSeconds: scenario.heartbeatInterval / 1000 });
+  return runScenario(scenario, backend);
+}
+
+const rows = (result: ScenarioResult) =>
+  result.events.map((e) => [e.elapsed / DAY, e.step, e.status, e.outcome]);
+
+describe("runScenario against the in-process server", () => {
+  let backend: Backend;
+  beforeAll(async () => {
+    backend = await startLocalServer();
+  });
+  afterAll(() => backend?.close());
+
+  it("moves the server and the client on one clock: transitions at their exact times, sweeps on the way", async () => {
+    const result = await run(
+      backend,
+      `name: offline window
+license: { offlineDays: 3, validFor: 5d }
+steps:
+  - start
+  - offline
+  - advance 6d
+  - expect status Expired
+  - expect server.status Expired
+`,
+    );
+    expect(result.ok).toBe(true);
+    expect(result.mode).toBe("local");
+    const transitions = result.events.filter((e) => e.kind === "transition");
+    // At 5 days the token expires too, but the status is Expired already: no change to report.
+    expect(transitions.map((e) => [e.at - START, e.step, e.reason])).toEqual([
+      [3 * DAY, "Active → GracePeriod", "marker-expired"],
+      [4 * DAY, "GracePeriod → Expired", "grace-ended"],
+    ]);
+    const advance = result.events.find((e) => e.step === "advance 6d")!;
+    expect(advance.at).toBe(START + 6 * DAY);
+    expect(advance.clockAt).toBe(advance.at);
+    expect(advance.reason).toBe("token-expired");
+    expect(advance.requests?.failed).toBeGreaterThan(0);
+    expect(advance.requests?.ok).toBe(0);
+    // The server's own clock moved: its sweeper expired the license on the 5th day.
+    expect(backend.serverNow()).toBe(START + 6 * DAY);
+  });
+
+  it("a failed expectation fails the scenario and the steps after it still run", async () => {
+    const result = await run(
+      backend,
+      `name: wrong expectation
+steps:
+  - start
+  - expect status GracePeriod
+  - advance 1h
+  - expect status Active
+`,
+    );
+    expect(result.ok).toBe(false);
+    expect(result.failures).toBe(1);
+    expect(result.error).toBeNull();
+    expect(rows(result).slice(1)).toEqual([
+      [0, "start", "Active", "ok"],
+      [0, "expect status GracePeriod", "Active", "failed"],
+      [1 / 24, "advance 1h", "Active", "ok"],
+      [1 / 24, "expect status Active", "Active", "ok"],
+    ]);
+    expect(result.events[2]!.message).toBe("expected GracePeriod, got Active (marker-valid)");
+  });
+
+  it("a step that cannot run stops the scenario with the reason", async () => {
+    const result = await run(
+      backend,
+      `name: heartbeat first
+steps:
+  - heartbeat
+  - start
+`,
+    );
+    expect(result.ok).toBe(false);
+    expect(result.error).toBe("line 3: heartbeat: simulator.step: no application is running: start it first");
+    expect(result.events.map((e) => e.step)).toEqual([
+      expect.stringMatching(/^issue license SVC-/),
+      "heartbeat",
+    ]);
+  });
+
+  it("set-clock moves only this machine's clock; timers do not fire", async () => {
+    const result = await run(
+      backend,
+      `name: skew
+steps:
+  - start
+  - set-clock +2h
+  - expect details.lastError null
+`,
+    );
+    const skew = result.events.find((e) => e.step === "set-clock +2h")!;
+    expect(skew.clockAt - skew.at).toBe(2 * 3_600_000);
+    expect(skew.requests).toBeNull();
+    expect(result.ok).toBe(true);
+  });
+});
+
+describe("runScenario against a deployed server (--server-url)", () => {
+  let app: TestApp;
+  let backend: Backend;
+  beforeAll(async () => {
+    app = await startTestApp();
+    const operator = await app.client({ signIn: true });
+    const target = await createLicensedCompany(operator);
+    const token = await operator.post("/api/v1/panel/api-tokens", {
+      name: "sim",
+      companyId: target.companyId,
+    });
+    // The test app's clock is manual; a deployed server's is real.
+    app.clock.set(new Date());
+    backend = await connectRemoteServer({
+      url: app.url,
+      token: token.body.secret,
+      templateId: target.templateId,
+    });
+  });
+  afterAll(() => app?.close());
+
+  it("moves only the client's clock, and only while the client cannot reach the server", async () => {
+    const result = await run(
+      backend,
+      `name: remote
+license: { offlineDays: 1 }
+steps:
+  - start
+  - offline
+  - advance 1d
+  - expect status GracePeriod
+  - online
+  - advance 1h
+  - expect status GracePeriod
+`,
+    );
+    expect(result.mode).toBe("remote");
+    const offlineAdvance = result.events.find((e) => e.step === "advance 1d")!;
+    expect(offlineAdvance.clockAt - offlineAdvance.at).toBeGreaterThanOrEqual(DAY);
+    expect(Math.abs(offlineAdvance.at - Date.now())).toBeLessThan(60_000);
+    expect(result.events.find((e) => e.step === "expect status GracePeriod")!.outcome).toBe("ok");
+    const refused = result.events.find((e) => e.step === "advance 1h")!;
+    expect(refused.outcome).toBe("refused");
+    expect(refused.message).toMatch(/refused against --server-url: while the client is online/);
+    expect(result.ok).toBe(false);
+    expect(result.error).toMatch(/^line 9: advance 1h: refused against --server-url/);
+  });
+
+  it("refuses the server's sweepers", async () => {
+    const result = await run(backend, "name: sweep\nsteps:\n  - sweep\n");
+    expect(result.error).toBe(
+      "line 3: sweep: refused against --server-url: sweep needs the in-process server (run without --server-url)",
+    );
+  });
+});

@@ -1,0 +1,186 @@
+import { describe, expect, it } from "vitest";
+import { formatDuration, parseDuration } from "./duration.ts";
+import { parseScenario, ScenarioError } from "./parse.ts";
+import { parseStep, STEP_SPECS } from "./steps.ts";
+
+const DAY = 86_400_000;
+
+describe("parseDuration", () => {
+  it("reads units and signed sums", () => {
+    expect(parseDuration("3d")).toBe(3 * DAY);
+    expect(parseDuration("90m")).toBe(90 * 60_000);
+    expect(parseDuration("500ms")).toBe(500);
+    expect(parseDuration("1w")).toBe(7 * DAY);
+    expect(parseDuration("1d12h")).toBe(1.5 * DAY);
+    expect(parseDuration("24h+1s")).toBe(DAY + 1000);
+    expect(parseDuration("7d-1s")).toBe(7 * DAY - 1000);
+    expect(parseDuration("-2d")).toBe(-2 * DAY);
+    expect(parseDuration("7d - 1s")).toBe(7 * DAY - 1000);
+  });
+
+  it("refuses what is not a duration", () => {
+    for (const text of ["", "3", "d", "3 days", "3x", "1d*2", "1d--1s"])
+      expect(parseDuration(text)).toBeNull();
+  });
+
+  it("formats back", () => {
+    expect(formatDuration(3 * DAY + 4 * 3_600_000 + 1000)).toBe("3d4h1s");
+    expect(formatDuration(-1000)).toBe("-1s");
+    expect(formatDuration(0)).toBe("0s");
+  });
+});
+
+describe("parseStep", () => {
+  it("reads every kind of step", () => {
+    expect(parseStep("advance 3d")).toEqual({ kind: "advance", by: 3 * DAY });
+    expect(parseStep("advance to marker-exp -1s")).toEqual({
+      kind: "advance-to",
+      anchor: "marker-exp",
+      offset: -1000,
+    });
+    expect(parseStep("advance to grace-end")).toEqual({ kind: "advance-to", anchor: "grace-end", offset: 0 });
+    expect(parseStep("server-errors 503")).toEqual({
+      kind: "server-errors",
+      status: 503,
+      retryAfterMs: null,
+    });
+    expect(parseStep("server-errors 429 retry-after 30s")).toEqual({
+      kind: "server-errors",
+      status: 429,
+      retryAfterMs: 30_000,
+    });
+    expect(parseStep("set-clock -2d")).toEqual({ kind: "set-clock", to: { offset: -2 * DAY } });
+    expect(parseStep("set-clock 2026-03-01T00:00:00Z")).toEqual({
+      kind: "set-clock",
+      to: { at: Date.parse("2026-03-01T00:00:00Z") },
+    });
+    expect(parseStep("set-clock reset")).toEqual({ kind: "set-clock", to: "reset" });
+    expect(parseStep("rebind new-laptop fixed")).toEqual({
+      kind: "rebind",
+      fingerprint: "new-laptop",
+      binding: "fixed",
+    });
+    expect(parseStep("rebind none")).toEqual({ kind: "rebind", fingerprint: null, binding: null });
+    expect(parseStep("revoke Chargeback on card")).toEqual({ kind: "revoke", reason: "Chargeback on card" });
+    expect(parseStep("  restart  ")).toEqual({ kind: "restart" });
+  });
+
+  it("reads expectations and their values as JSON or words", () => {
+    expect(parseStep("expect status GracePeriod")).toEqual({
+      kind: "expect",
+      target: { kind: "status", status: "GracePeriod" },
+    });
+    expect(parseStep("expect no-feature beta")).toEqual({
+      kind: "expect",
+      target: { kind: "feature", name: "beta", present: false },
+    });
+    expect(parseStep("expect config limits.maxSeats 3")).toEqual({
+      kind: "expect",
+      target: { kind: "value", source: "config", path: "limits.maxSeats", value: 3 },
+    });
+    expect(parseStep("expect details.lastError null")).toEqual({
+      kind: "expect",
+      target: { kind: "value", source: "details", path: "lastError", value: null },
+    });
+    expect(parseStep("expect details.reason marker-expired")).toEqual({
+      kind: "expect",
+      target: { kind: "value", source: "details", path: "reason", value: "marker-expired" },
+    });
+    expect(parseStep("expect server.status Revoked")).toEqual({
+      kind: "expect",
+      target: { kind: "value", source: "server", path: "status", value: "Revoked" },
+    });
+  });
+
+  it("says precisely what is wrong", () => {
+    expect(parseStep("advnce 3d")).toBe('unknown step "advnce" (licensing-sim --help lists the steps)');
+    expect(parseStep("advance")).toBe("advance: needs a duration, e.g. 3d, 90m, 7d-1s");
+    expect(parseStep("advance 3 days")).toMatch(/^advance: "3days" is not a duration/);
+    expect(parseStep("advance -1d")).toMatch(/time only moves forward/);
+    expect(parseStep("advance to lunch")).toMatch(/^advance: advance to needs one of marker-exp/);
+    expect(parseStep("server-errors 404")).toBe('server-errors: needs a 5xx status or 429, got "404"');
+    expect(parseStep("expect status Valid")).toMatch(/status must be one of Invalid, Active, GracePeriod/);
+    expect(parseStep("expect usable maybe")).toBe('expect: usable must be true or false, got "maybe"');
+    expect(parseStep("expect colour blue")).toBe('expect: cannot check "colour"');
+    expect(parseStep("restart now")).toBe('restart: takes no arguments, got "now"');
+    expect(parseStep("rebind a sometimes")).toMatch(/the mode must be one of none, fixed, firstActivation/);
+    expect(parseStep("set-clock yesterday")).toMatch(/needs an ISO time/);
+  });
+
+  it("every step is documented with its usage", () => {
+    for (const spec of STEP_SPECS) {
+      expect(spec.usage.startsWith(spec.name)).toBe(true);
+      expect(spec.summary.length).toBeGreaterThan(20);
+    }
+  });
+});
+
+describe("parseScenario", () => {
+  const file = "s.yaml";
+
+  it("reads the header with defaults and the steps with their lines", () => {
+    const scenario = parseScenario(
+      [
+        "name: Offline",
+        "license:",
+        "  offlineDays: 3",
+        "  features: [export]",
+        "steps:",
+        "  - start",
+        "  - advance   3d",
+        "  # a comment",
+        "  - expect status Active",
+      ].join("\n"),
+      file,
+    );
+    expect(scenario).toMatchObject({
+      file,
+      name: "Offline",
+      start: Date.parse("2026-01-01T00:00:00Z"),
+      machine: "sim-machine-a",
+      heartbeatInterval: 15 * 60_000,
+      deactivateOnDispose: true,
+      license: { offlineDays: 3, validFor: 365 * DAY, binding: "none", features: ["export"], trial: false },
+    });
+    expect(scenario.steps.map(({ text, line }) => [text, line])).toEqual([
+      ["start", 6],
+      ["advance 3d", 7],
+      ["expect status Active", 9],
+    ]);
+  });
+
+  const problem = (text: string) => {
+    try {
+      parseScenario(text, file);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ScenarioError);
+      return (error as ScenarioError).message;
+    }
+    throw new Error("no error");
+  };
+
+  it("names the file and line of a bad step", () => {
+    expect(problem("name: x\nsteps:\n  - start\n  - advance soon\n")).toBe(
+      's.yaml:4: advance: "soon" is not a duration (e.g. 3d, 90m, 24h+1s, 7d-1s)',
+    );
+    expect(problem("name: x\nsteps:\n  - start\n  - { expect: status }\n")).toBe(
+      "s.yaml:4: each step is one line of text, e.g. - advance 3d",
+    );
+  });
+
+  it("names the field of a bad header", () => {
+    expect(problem("name: x\nheartbeatInterval: often\nsteps: [start]\n")).toBe(
+      's.yaml:2: heartbeatInterval: "often" is not a positive duration (e.g. 90d, 1h)',
+    );
+    expect(problem("name: x\nlicense:\n  offlineDays: 0\nsteps: [start]\n")).toMatch(
+      /^s\.yaml:3: license\.offlineDays: /,
+    );
+    expect(problem("name: x\nlicence: {}\nsteps: [start]\n")).toMatch(/^s\.yaml(:\d+)?: .*licence/);
+    expect(problem("steps: [start]\n")).toMatch(/^s\.yaml(:\d+)?: name: /);
+    expect(problem("name: x\nsteps: []\n")).toBe("s.yaml:2: steps: a scenario needs at least one step");
+  });
+
+  it("reports broken YAML with its line", () => {
+    expect(problem("name: x\nsteps:\n  - start\n - offline\n")).toMatch(/^s\.yaml:\d+: /);
+  });
+});
