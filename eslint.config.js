@@ -27,7 +27,7 @@ const boundary = (name) => ({ group: [name, `${name}/*`], message: "Breaks the p
 const noNodeBuiltins = (message) => ({ group: ["node:*"], message });
 
 export default tseslint.config(
-  { ignores: ["**/node_modules/**", "**/dist/**", "**/.data/**", "**/.turbo/**"] },
+  { ignores: ["**/node_modules/**", "**/dist/**", "**/release/**", "**/.data/**", "**/.turbo/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -32,6 +32,7 @@ export const EnvSchema = z
       .enum(["true", "false"], "must be true or false")
       .default("false")
       .transform((v) => v === "true"),
+    HEARTBEAT_RETENTION_DAYS: positiveInt(400),
     TRUST_PROXY: flag,
     SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
     BOOTSTRAP_OPERATOR_EMAIL: z.email().optional(),

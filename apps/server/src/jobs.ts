@@ -1,4 +1,4 @@
-import { purgeIdempotencyKeys, sweepers, webhooks } from "@licensing/core";
+import { analytics, purgeIdempotencyKeys, sweepers, webhooks } from "@licensing/core";
 import type { JobDefinition } from "./workers.ts";
 
 export interface JobIntervals {
@@ -8,6 +8,8 @@ export interface JobIntervals {
   idempotencyPurgeIntervalMs: number;
   /** WEBHOOK_POLL_INTERVAL_SECONDS: the fallback poll of the webhook dispatcher, which commits wake. */
   webhookPollIntervalMs: number;
+  /** Heartbeat partitions and the daily usage rollup (default ten minutes; each has work once a day). */
+  analyticsIntervalMs: number;
 }
 
 /** The job that sends due webhook deliveries; woken by NOTIFY webhook_deliveries (decision 0024). */
@@ -35,6 +37,19 @@ export function serverJobs(intervals: JobIntervals): JobDefinition[] {
       id: WEBHOOK_DELIVERY_JOB,
       intervalMs: intervals.webhookPollIntervalMs,
       handler: (deps) => webhooks.dispatchDueDeliveries(deps),
+    },
+    {
+      id: "heartbeat-partitions",
+      intervalMs: intervals.analyticsIntervalMs,
+      handler: async (deps) => {
+        const { created, dropped } = await analytics.maintainHeartbeatPartitions(deps);
+        return created.length + dropped.length;
+      },
+    },
+    {
+      id: "usage-rollup",
+      intervalMs: intervals.analyticsIntervalMs,
+      handler: (deps) => analytics.rollupUsage(deps),
     },
   ];
 }

@@ -45,6 +45,7 @@ export interface StartOptions {
 
 const SWEEP_INTERVAL_MS = 60_000;
 const IDEMPOTENCY_PURGE_INTERVAL_MS = 3_600_000;
+const ANALYTICS_INTERVAL_MS = 600_000;
 
 export const VERSION = "0.1.0";
 
@@ -84,6 +85,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
       heartbeatIntervalSeconds: env.LICENSING_HEARTBEAT_INTERVAL_SECONDS,
     },
     webhooks: { ...options.webhooks, allowPrivate: env.WEBHOOK_ALLOW_PRIVATE },
+    analytics: { heartbeatRetentionDays: env.HEARTBEAT_RETENTION_DAYS },
   });
   await ensureOperator(deps, env);
 
@@ -100,6 +102,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
     sweepIntervalMs: options.sweepIntervalMs ?? SWEEP_INTERVAL_MS,
     idempotencyPurgeIntervalMs: IDEMPOTENCY_PURGE_INTERVAL_MS,
     webhookPollIntervalMs: env.WEBHOOK_POLL_INTERVAL_SECONDS * 1000,
+    analyticsIntervalMs: ANALYTICS_INTERVAL_MS,
   });
   const workers = startWorkers(deps, [...jobs, ...(options.jobs ?? [])]);
   // Commits that create or replay deliveries, in this instance or another, wake the dispatcher at once.

@@ -16,6 +16,7 @@ import { companyRoutes } from "./rest/companies/routes.ts";
 import { userRoutes } from "./rest/users/routes.ts";
 import { buildOpenApiDocument } from "./rest/openapi.ts";
 import { operatorRoutes } from "./rest/operator/routes.ts";
+import { analyticsRoutes } from "./rest/analytics/routes.ts";
 import { templateRoutes } from "./rest/templates/routes.ts";
 import { licenseRoutes } from "./rest/licenses/routes.ts";
 import { webhookRoutes } from "./rest/webhooks/routes.ts";
@@ -46,6 +47,7 @@ const panelRoutes: Route[] = [
   ...userRoutes,
   ...apiTokenRoutes,
   ...auditRoutes,
+  ...analyticsRoutes,
   ...activationRoutes,
   ...webhookRoutes,
 ];

@@ -56,6 +56,8 @@ export const errorCatalogue = {
   "api_token.not_found": "NotFound",
   "audit.invalid_format": "Validation",
   "audit.invalid_range": "Validation",
+  "analytics.range_too_large": "Validation",
+  "analytics.invalid_range": "Validation",
 
   "template.not_found": "NotFound",
   "template.product_code_taken": "Conflict",

@@ -10,4 +10,6 @@ export * from "./audit.ts";
 export * from "./licenses.ts";
 export * from "./client.ts";
 export * from "./webhooks.ts";
+export * from "./operator-console.ts";
+export * from "./analytics.ts";
 export * from "./events.ts";

@@ -15,6 +15,7 @@ export interface CoreConfig {
   publicBaseUrl: string;
   licensing: LicensingSettings;
   webhooks: WebhookSettings;
+  analytics: AnalyticsSettings;
 }
 
 /** Outgoing webhooks (spec §6, ARCHITECTURE.md §3). */
@@ -32,6 +33,14 @@ export const defaultWebhookSettings: WebhookSettings = {
   timeoutMs: 30_000,
   resolveHost: async (hostname) => (await lookup(hostname, { all: true })).map((a) => a.address),
 };
+
+/** Heartbeat storage (decision 0027). */
+export interface AnalyticsSettings {
+  /** HEARTBEAT_RETENTION_DAYS: heartbeat records older than this are dropped with their month's partition. */
+  heartbeatRetentionDays: number;
+}
+
+export const defaultAnalyticsSettings: AnalyticsSettings = { heartbeatRetentionDays: 400 };
 
 /** Spec §8 limits that the environment may change (ARCHITECTURE.md §4). */
 export interface LicensingSettings {
@@ -88,6 +97,7 @@ export interface DepsOptions {
   smtpUrl?: string | undefined;
   licensing?: Partial<LicensingSettings> | undefined;
   webhooks?: Partial<WebhookSettings> | undefined;
+  analytics?: Partial<AnalyticsSettings> | undefined;
   /** Argon2 cost; defaults to the library's (OWASP baseline). */
   passwordHashing?: PasswordHashParams | undefined;
 }
@@ -107,6 +117,7 @@ export function createDeps(options: DepsOptions): Deps {
       publicBaseUrl,
       licensing: { ...defaultLicensingSettings, ...options.licensing },
       webhooks: { ...defaultWebhookSettings, ...options.webhooks },
+      analytics: { ...defaultAnalyticsSettings, ...options.analytics },
     },
     secrets,
     passwords: createPasswordHasher(options.passwordHashing),

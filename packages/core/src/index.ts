@@ -40,3 +40,4 @@ export * as activations from "./activations/index.ts";
 export * as sweepers from "./sweepers/index.ts";
 export * as webhooks from "./webhooks/index.ts";
 export { checkDatabase } from "./health.ts";
+export * as analytics from "./analytics/index.ts";

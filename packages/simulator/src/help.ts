@@ -69,7 +69,7 @@ A scenario file (YAML):
     - advance to marker-exp -1s
     - expect status Active
 
-Durations: 3d, 90m, 45s, 500ms, 1w, and sums such as 1d12h, 24h+1s, 7d-1s.
+Durations: 3d, 90m, 45s, 500ms, 1w, and sums such as 1d12h, 24h+1s, 7d-1s. Quote a step that holds ": " or " #".
 The timeline shows for each step the scenario time (T+…), the true time (UTC), the client's status and
 reason afterwards, and what happened; status changes while time passes show as ↳ rows.
 

@@ -71,7 +71,11 @@ export async function downloadLicenseFile(
   } catch {
     throw new DesktopActionError("download.failed", `No answer from ${new URL(address).host}`);
   }
-  const text = await response.text();
+  const declared = Number(response.headers.get("content-length") ?? 0);
+  const text = declared > MAX_LICENSE_BYTES ? "" : await response.text();
+  if (declared > MAX_LICENSE_BYTES || text.length > MAX_LICENSE_BYTES) {
+    throw new DesktopActionError("license.file_unreadable", "The address did not answer with a license file");
+  }
   if (!response.ok) {
     throw new DesktopActionError("download.failed", `The server answered ${response.status} for ${address}`);
   }

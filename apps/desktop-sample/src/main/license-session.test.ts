@@ -71,6 +71,7 @@ describe("first run: choosing a license file", () => {
     // The vendor's download site: serves the panel's file for its own key only.
     const portal = createServer((req, res) => {
       if (req.url === `/licenses/${license.licenseKey}.lic`) res.writeHead(200).end(file);
+      else if (req.url === "/huge.lic") res.writeHead(200).end("x".repeat(2 * 1024 * 1024));
       else res.writeHead(404).end("not found");
     });
     await new Promise<void>((resolve) => portal.listen(0, "127.0.0.1", resolve));
@@ -98,6 +99,10 @@ describe("first run: choosing a license file", () => {
       ).toMatchObject({
         ok: false,
         error: { code: "license.key_mismatch" },
+      });
+      expect(await fetchLicense(license.licenseKey, `${base}/huge.lic`)).toMatchObject({
+        ok: false,
+        error: { code: "license.file_unreadable" },
       });
       expect(session.view().phase).toBe("first-run");
 

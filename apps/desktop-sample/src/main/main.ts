@@ -2,7 +2,7 @@
  * The Electron shell: wires the plain modules (config, LicenseSession, IPC, window options) to Electron.
  * Everything with logic lives in those modules and is tested without Electron; this file only connects.
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { app, BrowserWindow, dialog, ipcMain, session as electronSession } from "electron";
 import { CHANNELS } from "../shared/bridge.ts";
@@ -63,13 +63,15 @@ async function start() {
         return chosen.canceled ? null : (chosen.filePaths[0] ?? null);
       },
       async runScenario() {
+        const simulatorBin = locateSimulator(__dirname);
         const chosen = await dialog.showOpenDialog(window, {
           title: "Run a simulator scenario",
+          ...(simulatorBin && { defaultPath: join(dirname(simulatorBin), "..", "scenarios") }),
           filters: [{ name: "licensing-sim scenario", extensions: ["yaml", "yml"] }],
           properties: ["openFile"],
         });
         const path = chosen.canceled ? undefined : chosen.filePaths[0];
-        return path ? runScenarioFile(path, { simulatorBin: locateSimulator(__dirname) }) : null;
+        return path ? runScenarioFile(path, { simulatorBin }) : null;
       },
     },
     appUrl,

@@ -263,7 +263,7 @@ describe("Expired", () => {
 describe("the QA panel", () => {
   it("switches the network, moves the clock, restarts the client and shows a scenario's timeline", async () => {
     const timeline: ScenarioRun = {
-      name: "offline-grace.scenario",
+      name: "Offline past the marker, then grace, then expired",
       passed: true,
       error: null,
       entries: [

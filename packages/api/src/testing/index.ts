@@ -6,6 +6,7 @@ import {
   createDeps,
   createManualClock,
   type Deps,
+  type DepsOptions,
   type ManualClock,
   type WebhookSettings,
 } from "@licensing/core";
@@ -48,6 +49,8 @@ export interface TestAppOptions {
   /** Where logs go; silent by default (TEST_LOG_LEVEL=debug shows them). */
   logger?: Logger;
   webhooks?: Partial<WebhookSettings>;
+  /** Heartbeat storage settings (e.g. a short HEARTBEAT_RETENTION_DAYS). */
+  analytics?: DepsOptions["analytics"];
   /** Another app's database, to run a second app over the same data (left open on close). */
   database?: TestDatabase;
   /** The master key sealing signing keys; apps sharing a database need the same one. */
@@ -71,6 +74,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     masterKey: options.masterKey ?? randomBytes(32),
     smtpUrl: smtp.url,
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
+    analytics: options.analytics,
   });
   await bootstrapOperator(deps, OPERATOR);
   const app = createApp({

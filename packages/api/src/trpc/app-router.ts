@@ -10,6 +10,7 @@ import { apiTokensRouter } from "./routers/api-tokens.ts";
 import { auditRouter } from "./routers/audit.ts";
 import { activationsRouter } from "./routers/activations.ts";
 import { webhooksRouter } from "./routers/webhooks.ts";
+import { analyticsRouter } from "./routers/analytics.ts";
 
 export const appRouter = router({
   auth: authRouter,
@@ -22,6 +23,7 @@ export const appRouter = router({
   audit: auditRouter,
   activations: activationsRouter,
   webhooks: webhooksRouter,
+  analytics: analyticsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -65,11 +65,13 @@ export function prepareActivation(db: Db) {
                  when 'fixed' then l.hw_fingerprint = ${fingerprint}
                  else ${fingerprint} is not null and coalesce(l.hw_fingerprint = ${fingerprint}, true)
                end
-        returning l.id`,
+        returning l.id, l.company_id, l.template_id`,
   );
   const inserted = db.$with("inserted", {}).as(
-    sql`insert into activations (id, license_id, hw_fingerprint, machine_name, status, activated_at, client_ip)
-        select ${activationId}, claimed.id, ${fingerprint}, ${p("machineName")}::text, 'active', ${now}, ${clientIp}
+    sql`insert into activations (id, license_id, company_id, template_id, hw_fingerprint, machine_name, status,
+                             activated_at, client_ip)
+        select ${activationId}, claimed.id, claimed.company_id, claimed.template_id, ${fingerprint},
+               ${p("machineName")}::text, 'active', ${now}, ${clientIp}
           from claimed`,
   );
   // The event data and audit meta come from the caller; only the license id is the database's to add.

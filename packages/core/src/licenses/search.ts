@@ -22,7 +22,7 @@ const l = tables.licenses;
 const c = tables.companies;
 
 /** Parses the status filter case-insensitively; anything else is `license.invalid_status`. */
-function parseStatus(value: string): Status {
+export function parseStatus(value: string): Status {
   const status = LicenseStatus.options.find((s) => s.toLowerCase() === value.trim().toLowerCase());
   return (
     status ??
@@ -34,7 +34,7 @@ function parseStatus(value: string): Status {
 }
 
 /** Matches the status a caller sees (see effectiveStatus): an Active license past expiry is Expired. */
-function statusCondition(status: Status, now: Date): SQL | undefined {
+export function statusCondition(status: Status, now: Date): SQL | undefined {
   if (status === "Active") return and(eq(l.status, "Active"), gt(l.expiresAt, now));
   if (status === "Expired")
     return or(eq(l.status, "Expired"), and(eq(l.status, "Active"), lte(l.expiresAt, now)));

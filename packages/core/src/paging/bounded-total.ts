@@ -1,5 +1,6 @@
 import { sql, type SQLWrapper } from "drizzle-orm";
 import type { Executor } from "@licensing/db";
+import { rowsOf } from "../sql-rows.ts";
 
 /** Up to this many matches, `total` is an exact count; past it, the planner's estimate (see decision 0005). */
 export const EXACT_TOTAL_LIMIT = 1_000;
@@ -22,9 +23,6 @@ export async function boundedTotal(db: Executor, matching: SQLWrapper): Promise<
   const estimate = planRows(plan?.["QUERY PLAN"]);
   return Math.max(estimate, exact);
 }
-
-// node-postgres and PGlite both answer `{ rows }`.
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 /** The top node's row estimate of an EXPLAIN (FORMAT JSON) answer (a JSON string or already parsed). */
 function planRows(plan: unknown): number {

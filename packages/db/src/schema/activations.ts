@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { index, pgTable, primaryKey, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { id, timestamptz } from "./columns.ts";
 import { licenses } from "./licenses.ts";
 
@@ -20,6 +20,14 @@ export const activations = pgTable(
     lastHeartbeatAt: timestamptz("last_heartbeat_at"),
     deactivatedAt: timestamptz("deactivated_at"),
     clientIp: text("client_ip"),
+    /**
+     * The license's company and template when it was activated, copied so analytics count live activations
+     * per company and template from this table alone (decision 0028). A template never changes and a
+     * transfer deactivates every activation, so a live activation's copies are never stale. No foreign
+     * keys, like heartbeat records: the license row the activation just claimed already holds valid ones.
+     */
+    companyId: uuid("company_id").notNull(),
+    templateId: uuid("template_id").notNull(),
     /** Set when license.heartbeat_missed fires; the next heartbeat clears it, so it fires once per silence. */
     silenceReportedAt: timestamptz("silence_reported_at"),
   },
@@ -34,6 +42,12 @@ export const activations = pgTable(
     index("activations_unreported_live")
       .on(t.licenseId)
       .where(sql`${t.status} = 'active' and ${t.silenceReportedAt} is null`),
+    // Analytics: live activations per company and template (distribution, overview).
+    index("activations_live_by_company_template")
+      .on(t.companyId, t.templateId)
+      .where(sql`${t.status} = 'active'`),
+    // Analytics: activations per day since the last rollup (usage).
+    index("activations_by_activated").on(t.activatedAt),
   ],
 );
 
@@ -41,14 +55,24 @@ export const activations = pgTable(
  * One row per accepted heartbeat; the panel lists the latest per license. Append-only telemetry written
  * only by the heartbeat statement, which has just matched both rows, so it carries no foreign keys: their
  * checks (a lookup and a row lock on each parent) would be most of the cost of the hot path.
+ *
+ * Range-partitioned by month on occurred_at (migration 0011, decision 0027): partitions
+ * `heartbeat_records_pYYYYMM`, a default partition as a safety net, created ahead and dropped past
+ * HEARTBEAT_RETENTION_DAYS by the partition job. drizzle-kit does not model partitioning, so the primary
+ * key includes the partition key as PostgreSQL requires, and the SQL of 0011 is written by hand.
  */
 export const heartbeatRecords = pgTable(
   "heartbeat_records",
   {
-    id: id(),
+    id: uuid("id").notNull().defaultRandom(),
     activationId: uuid("activation_id").notNull(),
     licenseId: uuid("license_id").notNull(),
     occurredAt: timestamptz("occurred_at").notNull(),
   },
-  (t) => [index("heartbeat_records_by_license_time").on(t.licenseId, t.occurredAt.desc())],
+  (t) => [
+    primaryKey({ columns: [t.id, t.occurredAt] }),
+    index("heartbeat_records_by_license_time").on(t.licenseId, t.occurredAt.desc()),
+    // Rows arrive in time order, so a BRIN index finds a day's rows for almost no cost on the hot path.
+    index("heartbeat_records_by_time").using("brin", t.occurredAt),
+  ],
 );

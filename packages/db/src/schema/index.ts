@@ -10,3 +10,4 @@ export * from "./activations.ts";
 export * from "./outbox.ts";
 export * from "./idempotency.ts";
 export * from "./webhooks.ts";
+export * from "./analytics.ts";

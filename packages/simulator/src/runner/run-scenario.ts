@@ -15,6 +15,7 @@ import type { Outcome, ScenarioResult, TimelineEvent } from "./timeline.ts";
 // The server sweeps once a minute; a virtual month of that costs seconds, so the simulator sweeps once a
 // virtual hour while time passes, and at the end of every advance (decision 0022).
 const SWEEP_EVERY_MS = 3_600_000;
+const ACTIVATION_WAIT_MS = 60_000;
 // A runaway loop (a timer re-arming itself with no delay) ends the scenario instead of hanging it.
 const MAX_STOPS_PER_ADVANCE = 1_000_000;
 
@@ -252,6 +253,9 @@ export class ScenarioRun {
       clock: this.clientNow,
       scheduler: this.scheduler,
       deactivateOnDispose: this.scenario.deactivateOnDispose,
+      // Offline and injected errors fail at once; a slow answer (a loaded CI machine) is waited for, so a
+      // step's outcome never depends on real time. The SDK's own default is 5 s.
+      activationTimeoutMs: ACTIVATION_WAIT_MS,
     });
     client.onStatusChange((status, previous) => {
       if (!this.inAdvance) return;

@@ -48,6 +48,8 @@ async function activate(licenseId: string, count: number) {
   const rows = Array.from({ length: count }, () => ({
     id: randomUUID(),
     licenseId,
+    companyId: company.id,
+    templateId: template.id,
     hwFingerprint: `fp-${randomUUID().slice(0, 6)}`,
     status: "active" as const,
     activatedAt: app.clock.now(),

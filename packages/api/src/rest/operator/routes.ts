@@ -1,4 +1,13 @@
-import { IdParams, InviteOperatorRequest, OperatorUserResponse } from "@licensing/contracts";
+import {
+  IdParams,
+  InviteOperatorRequest,
+  OperatorLicensePage,
+  OperatorLicenseQuery,
+  OperatorOverviewResponse,
+  OperatorTenantPage,
+  OperatorTenantQuery,
+  OperatorUserResponse,
+} from "@licensing/contracts";
 import { operators } from "@licensing/core";
 import { z } from "zod";
 import { route } from "../route.ts";
@@ -6,6 +15,38 @@ import { route } from "../route.ts";
 const tags = ["Operator"];
 
 export const operatorRoutes = [
+  route({
+    method: "get",
+    path: "/panel/operator/overview",
+    summary: "Platform-wide counts",
+    tags,
+    auth: "authenticated",
+    response: OperatorOverviewResponse,
+    errors: ["auth.operator_required"],
+    handler: ({ deps, actor }) => operators.getOverview(deps, actor),
+  }),
+  route({
+    method: "get",
+    path: "/panel/operator/tenants",
+    summary: "Root companies with the size of their subtree",
+    tags,
+    auth: "authenticated",
+    query: OperatorTenantQuery,
+    response: OperatorTenantPage,
+    errors: ["auth.operator_required"],
+    handler: ({ deps, actor, query }) => operators.listTenants(deps, actor, query),
+  }),
+  route({
+    method: "get",
+    path: "/panel/operator/licenses",
+    summary: "Every license, newest first",
+    tags,
+    auth: "authenticated",
+    query: OperatorLicenseQuery,
+    response: OperatorLicensePage,
+    errors: ["auth.operator_required", "license.invalid_status", "company.not_found"],
+    handler: ({ deps, actor, query }) => operators.listAllLicenses(deps, actor, query),
+  }),
   route({
     method: "get",
     path: "/panel/operator/users",

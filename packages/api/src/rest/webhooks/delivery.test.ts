@@ -39,10 +39,12 @@ async function receiver(secret = SECRET): Promise<WebhookReceiver> {
   return started;
 }
 
-async function endpoint(url: string, events: string[], extra: Record<string, unknown> = {}) {
-  const res = await op.post(base, { url, secret: SECRET, description: "test", events, ...extra });
+async function endpoint(url: string, events: string[], options: { inactive?: boolean } = {}) {
+  const res = await op.post(base, { url, secret: SECRET, description: "test", events });
   if (res.status !== 201) throw new Error(`endpoint: ${res.status} ${res.text}`);
   cleanup.push(() => op.request("DELETE", `${base}/${res.body.id}`));
+  // Creation takes no isActive (spec §4); an endpoint is switched off with PATCH.
+  if (options.inactive) await op.request("PATCH", `${base}/${res.body.id}`, { isActive: false });
   return res.body as { id: string };
 }
 
@@ -119,9 +121,8 @@ describe("delivery", () => {
     const later = await receiver();
     const a = await endpoint(subscribed.url, ["license.issued"]);
     const b = await endpoint(other.url, ["license.revoked", "license.expired"]);
-    const c = await endpoint(inactive.url, ["license.issued"], { isActive: false });
-    const cAfter = await op.request("PATCH", `${base}/${c.id}`, { isActive: false });
-    expect(cAfter.body.isActive).toBe(false);
+    const c = await endpoint(inactive.url, ["license.issued"], { inactive: true });
+    expect((await op.get(`${base}/${c.id}`)).body.isActive).toBe(false);
     const d = await endpoint(later.url, ["license.issued"]);
     await issueLicense(op, target);
     await op.request("PATCH", `${base}/${d.id}`, { isActive: false });
@@ -300,6 +301,39 @@ describe("POST /panel/webhooks/deliveries/{id}/replay", () => {
     expect((await op.post(`${base}/deliveries/${done.id}/replay`)).status).toBe(204);
     await dispatch();
     expect(hooks.received.map((r) => r.deliveryId)).toEqual([done.id, done.id]);
+  });
+});
+
+describe("GET /operator/overview, webhook figures", () => {
+  it("counts active endpoints and the last 24 hours' deliveries by status", async () => {
+    const overview = async () => {
+      const { webhookEndpoints, deliveryHealthLast24h } = (await op.get("/api/v1/panel/operator/overview"))
+        .body;
+      return { webhookEndpoints, deliveryHealthLast24h };
+    };
+    expect(await overview()).toEqual({
+      webhookEndpoints: 0,
+      deliveryHealthLast24h: { pending: 0, failed: 0, success: 0 },
+    });
+    const hooks = await receiver();
+    await endpoint(hooks.url, ["license.issued"]);
+    await endpoint(hooks.url, ["license.revoked"]);
+    await endpoint(hooks.url, ["license.issued"], { inactive: true });
+    // Three deliveries: one answered 200, two that fail all five attempts.
+    hooks.queue.push({ status: 200 }, ...Array.from({ length: 10 }, () => ({ status: 500 })));
+    for (let i = 0; i < 3; i++) await issueLicense(op, target);
+    expect(await dispatch()).toBe(3);
+    for (const delay of [MINUTE, 5 * MINUTE, 30 * MINUTE, 2 * HOUR]) {
+      app.clock.advance(delay);
+      expect(await dispatch()).toBe(2);
+    }
+    await issueLicense(op, target);
+    expect(await overview()).toEqual({
+      webhookEndpoints: 2,
+      deliveryHealthLast24h: { pending: 1, failed: 2, success: 1 },
+    });
+    app.clock.advance(24 * HOUR - 2 * HOUR);
+    expect((await overview()).deliveryHealthLast24h).toEqual({ pending: 1, failed: 0, success: 0 });
   });
 });
 

@@ -1,0 +1,64 @@
+import { z } from "zod";
+import { Timestamp, Uuid } from "./common.ts";
+
+/** Spec §8: the usage window. */
+export const USAGE_WINDOW_DAYS = { default: 30, max: 366 } as const;
+export const TOP_COMPANIES = 10;
+
+const Instant = z
+  .union([Timestamp, z.iso.date()])
+  .meta({ description: "ISO 8601 timestamp, or a date (YYYY-MM-DD) meaning its start, UTC" });
+
+export const UsageQuery = z.object({
+  from: Instant.optional().meta({ description: `Default: \`to\` minus ${USAGE_WINDOW_DAYS.default} days` }),
+  to: Instant.optional().meta({ description: "Default: now" }),
+  companyId: Uuid.optional().meta({ description: "That company and its subtree; needs Viewer on it" }),
+});
+export type UsageQuery = z.infer<typeof UsageQuery>;
+
+export const DailyCount = z
+  .object({ date: z.iso.date().meta({ description: "UTC day, YYYY-MM-DD" }), count: z.int().min(0) })
+  .meta({ id: "DailyCount" });
+export type DailyCount = z.infer<typeof DailyCount>;
+
+const Series = z
+  .array(DailyCount)
+  .meta({ description: "One item per UTC day from the day of `from` to the day of `to`, zeros included" });
+
+export const UsageResponse = z
+  .object({
+    from: Timestamp,
+    to: Timestamp,
+    activations: Series.meta({ description: "New activations (machines) per day" }),
+    heartbeats: Series.meta({ description: "Accepted heartbeats per day" }),
+    licensesIssued: Series.meta({ description: "Licenses issued per day" }),
+  })
+  .meta({ id: "UsageResponse", description: "Each item counts its whole UTC day." });
+export type UsageResponse = z.infer<typeof UsageResponse>;
+
+export const DistributionQuery = z.object({
+  companyId: Uuid.optional().meta({ description: "That company and its subtree; needs Viewer on it" }),
+});
+export type DistributionQuery = z.infer<typeof DistributionQuery>;
+
+export const TemplateCount = z
+  .object({ templateId: Uuid, productCode: z.string(), templateName: z.string(), count: z.int().min(0) })
+  .meta({ id: "TemplateCount" });
+export const CompanyCount = z
+  .object({ companyId: Uuid, companyName: z.string(), count: z.int().min(0) })
+  .meta({ id: "CompanyCount" });
+
+export const DistributionResponse = z
+  .object({
+    licensesByTemplate: z
+      .array(TemplateCount)
+      .meta({ description: "Licenses of any status per template, most first" }),
+    activationsByTemplate: z
+      .array(TemplateCount)
+      .meta({ description: "Active activations per template, most first" }),
+    topCompaniesByActivations: z
+      .array(CompanyCount)
+      .meta({ description: `The ${TOP_COMPANIES} companies with the most active activations` }),
+  })
+  .meta({ id: "DistributionResponse" });
+export type DistributionResponse = z.infer<typeof DistributionResponse>;
