@@ -17,6 +17,8 @@ describe("the server's webhook worker", () => {
     const clock = createManualClock(new Date());
     const secret = "server-webhook-secret-123";
     const hooks = await startWebhookReceiver({ secret, now: () => clock.now() });
+    // Everything the server logs, at the most verbose level: the secret must never be among it.
+    const logs: string[] = [];
     const server = await startServer(
       parseEnv({
         PORT: "0",
@@ -26,7 +28,11 @@ describe("the server's webhook worker", () => {
         WEBHOOK_POLL_INTERVAL_SECONDS: "3600",
         WEBHOOK_ALLOW_PRIVATE: "true",
       }),
-      { database, clock, logger: pino({ level: "silent" }) },
+      {
+        database,
+        clock,
+        logger: pino({ level: "trace" }, { write: (line: string) => void logs.push(line) }),
+      },
     );
     try {
       const operator = new TestClient(server.url);
