@@ -13,10 +13,12 @@ describe("parseEnv", () => {
       RATE_LIMIT_PANEL: 300,
       RATE_LIMIT_AUTH: 20,
       RATE_LIMIT_CLIENT: 100,
+      CLIENT_SIGNATURE_MIN_VERSION: "v1",
       LOG_LEVEL: "info",
       WEBHOOK_POLL_INTERVAL_SECONDS: 15,
       WEBHOOK_ALLOW_PRIVATE: false,
     });
+    expect(parseEnv({ CLIENT_SIGNATURE_MIN_VERSION: "v2" }).CLIENT_SIGNATURE_MIN_VERSION).toBe("v2");
   });
 
   it("reads WEBHOOK_ALLOW_PRIVATE as true or false only", () => {
@@ -47,6 +49,7 @@ describe("parseEnv", () => {
     ["LOG_LEVEL", "loud"],
     ["WEBHOOK_POLL_INTERVAL_SECONDS", "0"],
     ["WEBHOOK_ALLOW_PRIVATE", "yes"],
+    ["CLIENT_SIGNATURE_MIN_VERSION", "v3"],
   ])("names %s when its value %j is bad", (name, value) => {
     expect(() => parseEnv({ [name]: value })).toThrow(EnvError);
     expect(() => parseEnv({ [name]: value })).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}: `));

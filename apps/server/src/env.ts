@@ -32,6 +32,7 @@ export const EnvSchema = z
       .enum(["true", "false"], "must be true or false")
       .default("false")
       .transform((v) => v === "true"),
+    CLIENT_SIGNATURE_MIN_VERSION: z.enum(["v1", "v2"]).default("v1"),
     HEARTBEAT_RETENTION_DAYS: positiveInt(400),
     TRUST_PROXY: flag,
     SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
-import { createApp, requestLogMixin } from "@licensing/api";
+import { answerClientErrors, createApp, createLogger } from "@licensing/api";
 import {
   bootstrapOperator,
   createDeps,
@@ -54,7 +54,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
   const destination = options.logger
     ? undefined
     : pino.destination({ dest: 1, sync: false, minLength: 4096 });
-  const logger = options.logger ?? pino({ level: env.LOG_LEVEL, mixin: requestLogMixin }, destination);
+  const logger = options.logger ?? createLogger({ level: env.LOG_LEVEL, destination });
   const clock = options.clock ?? systemClock;
   const database =
     options.database ??
@@ -79,6 +79,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
     publicBaseUrl,
     masterKey: master.key,
     smtpUrl: env.SMTP_URL,
+    clientSignatureMinVersion: env.CLIENT_SIGNATURE_MIN_VERSION,
     licensing: {
       maxOfflineDays: env.LICENSING_MAX_OFFLINE_DAYS,
       defaultTrialDays: env.LICENSING_DEFAULT_TRIAL_DAYS,
@@ -108,6 +109,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
   // Commits that create or replay deliveries, in this instance or another, wake the dispatcher at once.
   const unlisten = await database.listen(webhooks.WAKE_CHANNEL, () => workers.wake(WEBHOOK_DELIVERY_JOB));
   const server = createServer(app);
+  answerClientErrors(server, logger);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(env.PORT, resolve);
@@ -144,8 +146,9 @@ async function ensureOperator(deps: Deps, env: Env) {
   const created = await bootstrapOperator(deps, account);
   if (!created) return;
   if (generated) {
+    // The one place a password is logged, on purpose (README): marked so a log scan can tell.
     deps.logger.warn(
-      { email: account.email, password: account.password },
+      { email: account.email, generatedPassword: account.password, containsSecret: "generated password" },
       "empty database: created an operator with a generated password (set BOOTSTRAP_OPERATOR_EMAIL/PASSWORD to choose)",
     );
   } else {

@@ -4,7 +4,7 @@ import express, { type ErrorRequestHandler, type Express } from "express";
 import type { Redis } from "ioredis";
 import swaggerUi from "swagger-ui-express";
 import { toErrorResponse } from "./errors.ts";
-import { requestLogging } from "./http/logging.ts";
+import { loggableUrl, requestLogging } from "./http/logging.ts";
 import { originGuard } from "./http/origin-guard.ts";
 import { keepRawBody } from "./http/raw-body.ts";
 import { activationRoutes } from "./rest/activations/routes.ts";
@@ -139,7 +139,10 @@ export function createApp(options: AppOptions): Express {
   const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
     const { body, unexpected } = toErrorResponse(error);
     if (unexpected)
-      deps.logger.error({ err: error, method: req.method, url: req.originalUrl }, "unexpected error");
+      deps.logger.error(
+        { err: error, method: req.method, url: loggableUrl(req.originalUrl) },
+        "unexpected error",
+      );
     if (!res.headersSent) res.status(body.status).json(body);
   };
   app.use(errorHandler);

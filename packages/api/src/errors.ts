@@ -1,4 +1,4 @@
-import type { ErrorKind, ErrorResponse } from "@licensing/contracts";
+import { errorCatalogue, type ErrorCode, type ErrorKind, type ErrorResponse } from "@licensing/contracts";
 import { AppError } from "@licensing/core";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server";
 import { ZodError } from "zod";
@@ -11,6 +11,9 @@ export const errorKindMapping: Record<ErrorKind, { status: number; trpc: TRPC_ER
   NotFound: { status: 404, trpc: "NOT_FOUND" },
   Conflict: { status: 409, trpc: "CONFLICT" },
   PayloadTooLarge: { status: 413, trpc: "PAYLOAD_TOO_LARGE" },
+  // Raised by the HTTP layer before any procedure runs (see http/client-error.ts), never by tRPC itself.
+  HeaderTooLarge: { status: 431, trpc: "BAD_REQUEST" },
+  RequestTimeout: { status: 408, trpc: "TIMEOUT" },
   TooManyRequests: { status: 429, trpc: "TOO_MANY_REQUESTS" },
   Failure: { status: 500, trpc: "INTERNAL_SERVER_ERROR" },
 };
@@ -26,32 +29,54 @@ export function describeZodError(error: ZodError, location?: string) {
     .join("; ");
 }
 
-interface BodyParserError {
-  type: string;
-  status?: number;
+interface HttpError {
+  status: number;
+  type?: string;
+  errno?: number;
 }
-const isBodyParserError = (e: unknown): e is BodyParserError =>
-  typeof e === "object" && e !== null && typeof (e as BodyParserError).type === "string" && "status" in e;
+/** An http-errors error below 500, as body-parser and the router raise them. */
+const isClientHttpError = (e: unknown): e is HttpError =>
+  typeof e === "object" &&
+  e !== null &&
+  typeof (e as HttpError).status === "number" &&
+  (e as HttpError).status >= 400 &&
+  (e as HttpError).status < 500;
+
+/** The codes the HTTP layer (body-parser, the router) can raise before a route runs. */
+function describeHttpError(error: unknown): [ErrorCode, string] | null {
+  // The router decodes path parameters itself; `%ZZ` or a cut UTF-8 sequence is the caller's mistake.
+  if (error instanceof URIError)
+    return ["request.invalid", "A path parameter is not valid percent-encoded UTF-8"];
+  if (!isClientHttpError(error)) return null;
+  switch (error.type) {
+    case "entity.too.large":
+      return ["request.too_large", "The request body exceeds 1 MiB (after decompression)"];
+    case "entity.parse.failed":
+      return ["request.malformed_json", "The request body is not valid JSON"];
+    case "encoding.unsupported":
+      return ["request.invalid_encoding", "Unsupported Content-Encoding: send identity, gzip, deflate or br"];
+    case "charset.unsupported":
+      return ["request.invalid", "The request body must be UTF-8 JSON"];
+  }
+  // A zlib or brotli failure: the bytes do not match the Content-Encoding the request declared.
+  if (typeof error.errno === "number")
+    return ["request.invalid_encoding", "The request body does not match its Content-Encoding"];
+  return ["request.invalid", "The request body could not be read"];
+}
 
 /**
  * Turns anything thrown into the spec's error body. `unexpected` is true when the error is not one of
  * ours: the caller logs it whole and the body stays generic.
  */
 export function toErrorResponse(error: unknown): { body: ErrorResponse; unexpected: boolean } {
-  const body = (code: string, message: string, kind: ErrorKind) => ({
-    body: { code, message, status: errorKindMapping[kind].status },
+  const body = (code: ErrorCode, message: string) => ({
+    body: { code, message, status: errorKindMapping[errorCatalogue[code]].status },
     unexpected: false,
   });
-  if (error instanceof AppError) return body(error.code, error.message, error.kind);
-  if (error instanceof ZodError) return body("request.invalid", describeZodError(error), "Validation");
-  if (isBodyParserError(error)) {
-    if (error.type === "entity.too.large")
-      return body("request.too_large", "The request body exceeds 1 MiB", "PayloadTooLarge");
-    if (error.type === "entity.parse.failed")
-      return body("request.malformed_json", "The request body is not valid JSON", "Validation");
-    if (error.status && error.status < 500)
-      return body("request.invalid", "The request body could not be read", "Validation");
-  }
+  if (error instanceof AppError) return body(error.code, error.message);
+  if (error instanceof ZodError) return body("request.invalid", describeZodError(error));
+  const http = describeHttpError(error);
+  if (http) return body(...http);
   return {
     body: { code: "internal", message: "An unexpected error occurred; it has been logged", status: 500 },
     unexpected: true,

@@ -1,5 +1,7 @@
 export { createApp, restRoutes, type AppOptions } from "./app.ts";
 export { requestLogMixin } from "./http/logging.ts";
+export { answerClientErrors } from "./http/client-error.ts";
+export { createLogger, scrubSecrets, type LoggerSettings } from "./http/log-redaction.ts";
 export type { RateLimits } from "./rest/rate-limit.ts";
 export {
   appRouter,

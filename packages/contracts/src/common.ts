@@ -14,3 +14,6 @@ export type CompanyRole = z.infer<typeof CompanyRole>;
 export const UserStatus = z.enum(["pending", "active", "revoked"]);
 
 export const IdParams = z.object({ id: Uuid });
+
+/** How deep any JSON input may nest: a request body, and a config, configSchema or defaults text. */
+export const MAX_JSON_DEPTH = 64;

@@ -7,6 +7,8 @@ export const errorKinds = [
   "NotFound",
   "Conflict",
   "PayloadTooLarge",
+  "HeaderTooLarge",
+  "RequestTimeout",
   "TooManyRequests",
   "Failure",
 ] as const;
@@ -17,6 +19,10 @@ export const errorCatalogue = {
   "request.invalid": "Validation",
   "request.malformed_json": "Validation",
   "request.too_large": "PayloadTooLarge",
+  "request.invalid_encoding": "Validation",
+  "request.malformed_http": "Validation",
+  "request.header_too_large": "HeaderTooLarge",
+  "request.timeout": "RequestTimeout",
   "route.not_found": "NotFound",
   "rate_limit.exceeded": "TooManyRequests",
   internal: "Failure",
@@ -98,6 +104,7 @@ export const errorCatalogue = {
   "webhook.secret_too_short": "Validation",
   "webhook.invalid_events": "Validation",
   "webhook_delivery.not_found": "NotFound",
+  "hmac.v2_required": "Unauthorized",
 } as const satisfies Record<string, ErrorKind>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { Timestamp, Uuid } from "./common.ts";
+import { MAX_JSON_DEPTH, Timestamp, Uuid } from "./common.ts";
+import { MAX_CONFIG_JSON_LENGTH } from "./templates.ts";
 import { HwBinding } from "./license-token.ts";
 
 export const LicenseStatus = z.enum(["Active", "Suspended", "Revoked", "Expired"]);
@@ -8,13 +9,13 @@ export type LicenseStatus = z.infer<typeof LicenseStatus>;
 export const BULK_MAX_ITEMS = 200;
 export const LICENSE_PAGE_SIZE = { default: 50, max: 200 } as const;
 
-const ConfigJson = z
-  .string()
-  .max(256 * 1024)
-  .meta({
-    description: "JSON object with features (string array) and limits (object)",
-    example: '{"features":["export"],"limits":{"maxSeats":3}}',
-  });
+const configDescription = `JSON object with features (string array) and limits (object); at most ${MAX_CONFIG_JSON_LENGTH} characters, nested at most ${MAX_JSON_DEPTH} levels`;
+const ConfigJson = z.string().max(MAX_CONFIG_JSON_LENGTH).meta({
+  description: configDescription,
+  example: '{"features":["export"],"limits":{"maxSeats":3}}',
+});
+/** A bulk item's config: its length is checked with the item, so a bad one fails only its own row. */
+const ItemConfigJson = z.string().meta({ description: configDescription });
 const Fingerprint = z.string().trim().min(1).max(256);
 const Reason = z.string().trim().max(1000);
 
@@ -38,7 +39,7 @@ export const BulkIssueRequest = z
   .object({
     templateId: Uuid,
     items: z
-      .array(z.object({ companyId: Uuid, config: ConfigJson.nullish() }))
+      .array(z.object({ companyId: Uuid, config: ItemConfigJson.nullish() }))
       .meta({ description: `1..${BULK_MAX_ITEMS} items` }),
     config: ConfigJson.nullish().meta({ description: "Used by items without their own config" }),
     expiresAt: Timestamp.nullish(),

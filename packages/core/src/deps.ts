@@ -4,6 +4,8 @@ import type { Logger } from "pino";
 import { createActivationState, type ActivationState } from "./activations/state.ts";
 import type { Clock } from "./clock.ts";
 import { createSigningKeyCache, type SigningKeyCache } from "./crypto/ed25519.ts";
+import type { SignatureVersion } from "./crypto/request-signature.ts";
+import { createClientSignatures, type ClientSignatures } from "./crypto/signature-notices.ts";
 import { createPasswordHasher, type PasswordHashParams, type PasswordHasher } from "./crypto/password.ts";
 import { createSecretBox, type SecretBox } from "./crypto/secret-box.ts";
 import { createConfigValidators, type ConfigValidators } from "./licenses/config.ts";
@@ -78,6 +80,8 @@ export interface Deps {
   configValidators: ConfigValidators;
   /** The client API's prepared statements, heartbeat writer and latency figures. */
   activations: ActivationState;
+  /** CLIENT_SIGNATURE_MIN_VERSION and the per-license throttle of the "still v1 only" log line. */
+  clientSignatures: ClientSignatures;
 }
 
 /** Where a call came from; recorded in the audit log and on sessions. */
@@ -100,6 +104,8 @@ export interface DepsOptions {
   analytics?: Partial<AnalyticsSettings> | undefined;
   /** Argon2 cost; defaults to the library's (OWASP baseline). */
   passwordHashing?: PasswordHashParams | undefined;
+  /** CLIENT_SIGNATURE_MIN_VERSION (default v1). */
+  clientSignatureMinVersion?: SignatureVersion | undefined;
 }
 
 /** Builds the dependencies from their parts; the server and the test harness both use it. */
@@ -124,6 +130,7 @@ export function createDeps(options: DepsOptions): Deps {
     signingKeys: createSigningKeyCache(secrets),
     configValidators: createConfigValidators(),
     activations: createActivationState({ db, telemetryDb, clock }),
+    clientSignatures: createClientSignatures(clock, options.clientSignatureMinVersion),
     mailer: createMailer({
       db,
       clock,

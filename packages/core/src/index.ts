@@ -2,7 +2,15 @@ export { AppError, fail } from "./errors.ts";
 export { createManualClock, systemClock, DAY, HOUR, MINUTE, type Clock, type ManualClock } from "./clock.ts";
 export { createDeps, type WebhookSettings, type CoreConfig, type Deps, type DepsOptions, type RequestInfo } from "./deps.ts";
 export { createSecretBox, type SecretBox } from "./crypto/secret-box.ts";
-export { verifyRequestSignature, signRequest, signatureV1, signatureV2 } from "./crypto/request-signature.ts";
+export { rotateMasterKey, type RotationResult } from "./crypto/rotate-master-key.ts";
+export {
+  verifyRequestSignature,
+  signRequest,
+  signatureV1,
+  signatureV2,
+  type SignatureVersion,
+} from "./crypto/request-signature.ts";
+export { V1_NOTICE_INTERVAL_MS, type ClientSignatures } from "./crypto/signature-notices.ts";
 export { hashPassword } from "./crypto/password.ts";
 export { createMailer, type Mail, type Mailer } from "./mail/mailer.ts";
 export { recordAudit } from "./audit/record.ts";
@@ -41,3 +49,4 @@ export * as sweepers from "./sweepers/index.ts";
 export * as webhooks from "./webhooks/index.ts";
 export { checkDatabase } from "./health.ts";
 export * as analytics from "./analytics/index.ts";
+export { findUnstorable, type UnstorableText } from "./validation/storable-text.ts";

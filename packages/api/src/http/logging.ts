@@ -16,6 +16,15 @@ export const requestLogMixin = () => {
 
 const acceptableId = /^[\w.:-]{1,128}$/;
 
+// Path segments and query values that are credentials: an invitation token in its link, and any query
+// parameter named like a secret. License keys and signed tokens are masked by the log scrubber.
+const SECRET_SEGMENT = /(\/auth\/invite\/)[^/?#]+/;
+const SECRET_QUERY = /([?&](?:token|key|licenseKey|secret|password|ticket|code)=)[^&#]*/gi;
+
+/** The request URL as it may be logged. */
+export const loggableUrl = (url: string) =>
+  url.replace(SECRET_SEGMENT, "$1[redacted]").replace(SECRET_QUERY, "$1[redacted]");
+
 /**
  * Gives every request an id (the caller's `X-Request-Id` when well-formed), echoes it and logs the outcome.
  * Successful client-API calls (the desktop fleet's activations and heartbeats, most of the traffic) log at
@@ -39,7 +48,12 @@ export function requestLogging(logger: Logger): RequestHandler {
                 : "info";
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
         logger[level](
-          { method: req.method, url: req.originalUrl, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
+          {
+            method: req.method,
+            url: loggableUrl(req.originalUrl),
+            status: res.statusCode,
+            ms: Math.round(ms * 10) / 10,
+          },
           "request",
         );
       });

@@ -1,5 +1,5 @@
 import type { ErrorCode } from "@licensing/contracts";
-import { fail, type Actor, type Deps, type UserActor } from "@licensing/core";
+import { fail, findUnstorable, type Actor, type Deps, type UserActor } from "@licensing/core";
 import type { Request, RequestHandler, Response, Router } from "express";
 import type { z } from "zod";
 import { type ZodType } from "zod";
@@ -80,6 +80,9 @@ const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
 
 function parsePart<S extends ZodType | undefined>(schema: S, value: unknown, location: string) {
   if (!schema) return undefined;
+  // Before the schema and before any SQL: text PostgreSQL would refuse, or a hostile nesting.
+  const unstorable = findUnstorable(value, location);
+  if (unstorable) fail("request.invalid", `${unstorable.path}: ${unstorable.problem}`);
   const result = schema.safeParse(value ?? (location === "body" ? undefined : {}));
   if (!result.success) fail("request.invalid", describeZodError(result.error, location));
   return result.data;

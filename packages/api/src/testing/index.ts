@@ -12,8 +12,10 @@ import {
 } from "@licensing/core";
 import { createTestDatabase, type TestDatabase } from "@licensing/db/testing";
 import type { Redis } from "ioredis";
-import { pino, type Logger } from "pino";
+import type { Logger } from "pino";
 import { createApp } from "../app.ts";
+import { answerClientErrors } from "../http/client-error.ts";
+import { createLogger } from "../http/log-redaction.ts";
 import type { RateLimits } from "../rest/rate-limit.ts";
 import { TestClient } from "./http-client.ts";
 import { startSmtpReceiver, type SmtpReceiver } from "./smtp-receiver.ts";
@@ -49,6 +51,10 @@ export interface TestAppOptions {
   /** Where logs go; silent by default (TEST_LOG_LEVEL=debug shows them). */
   logger?: Logger;
   webhooks?: Partial<WebhookSettings>;
+  /** CLIENT_SIGNATURE_MIN_VERSION (default v1). */
+  clientSignatureMinVersion?: "v1" | "v2";
+  /** false: no SMTP_URL, mails go to the log and the outbox table only (the receiver still runs). */
+  smtp?: boolean;
   /** Heartbeat storage settings (e.g. a short HEARTBEAT_RETENTION_DAYS). */
   analytics?: DepsOptions["analytics"];
   /** Another app's database, to run a second app over the same data (left open on close). */
@@ -61,7 +67,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const database = options.database ?? (await createTestDatabase());
   const smtp = await startSmtpReceiver();
   const clock = createManualClock(new Date());
-  const logger = options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
+  const logger = options.logger ?? createLogger({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -72,7 +78,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     logger,
     publicBaseUrl: options.publicBaseUrl ?? url,
     masterKey: options.masterKey ?? randomBytes(32),
-    smtpUrl: smtp.url,
+    smtpUrl: options.smtp === false ? undefined : smtp.url,
+    clientSignatureMinVersion: options.clientSignatureMinVersion,
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
     analytics: options.analytics,
   });
@@ -87,6 +94,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     rateLimits: { panel: 100_000, auth: 100_000, client: 100_000, ...options.rateLimits },
   });
   server.on("request", app);
+  answerClientErrors(server, logger);
 
   return {
     url,

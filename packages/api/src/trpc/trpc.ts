@@ -1,4 +1,11 @@
-import { AppError, fail, type Actor, type RequestInfo, type UserActor } from "@licensing/core";
+import {
+  AppError,
+  fail,
+  findUnstorable,
+  type Actor,
+  type RequestInfo,
+  type UserActor,
+} from "@licensing/core";
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import { errorKindMapping } from "../errors.ts";
@@ -43,6 +50,13 @@ const appErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
+/** The REST edge's rule for tRPC: no NUL, no unpaired surrogate, no hostile nesting, before any SQL. */
+const storableInput = t.middleware(async ({ getRawInput, next }) => {
+  const unstorable = findUnstorable(await getRawInput(), "input");
+  if (unstorable) fail("request.invalid", `${unstorable.path}: ${unstorable.problem}`);
+  return next();
+});
+
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
@@ -54,7 +68,7 @@ export const requestOf = (ctx: TrpcContext): RequestInfo => ({
 export const sessionIdOf = (ctx: TrpcContext) => sessionIdFromCookieHeader(ctx.headers.get("cookie"));
 
 /** Anyone; the procedure reads the request itself (sign-in, invitations, password reset). */
-export const publicProcedure = t.procedure.use(appErrors);
+export const publicProcedure = t.procedure.use(appErrors).use(storableInput);
 
 /** A session or a bearer token, as the REST routes' `authenticated`. */
 export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {

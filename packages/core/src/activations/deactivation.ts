@@ -50,15 +50,16 @@ export async function deactivateActivations(
       data: { licenseId: license.id, licenseKey: license.licenseKey, activationId: d.id },
     })),
   );
-  for (const d of dropped) {
-    await recordAudit(tx, deps.clock, {
+  await recordAudit(
+    tx,
+    deps.clock,
+    { email: cause.actorEmail, request: cause.request },
+    ...dropped.map((d) => ({
       action: "license.deactivated",
-      actorEmail: cause.actorEmail,
       entityType: "activation",
       entityId: d.id,
       meta: { licenseId: license.id, reason: cause.reason },
-      request: cause.request,
-    });
-  }
+    })),
+  );
   return dropped.map((d) => d.id);
 }

@@ -11,10 +11,9 @@ import { fail } from "../errors.ts";
 import {
   assertCompanyFilterInScope,
   authorizeCompany,
+  authorizeThroughCompany,
   companyScopeFilter,
-  hasRole,
   inSubtree,
-  roleOn,
   visibleCompanyScope,
 } from "../policy/index.ts";
 
@@ -85,13 +84,11 @@ export async function createApiToken(
         expiresAt: days == null ? null : new Date(now.getTime() + days * DAY),
       })
       .returning();
-    await recordAudit(tx, deps.clock, {
+    await recordAudit(tx, deps.clock, actor, {
       action: "api_token.created",
-      actorEmail: actor.email,
       entityType: "api_token",
       entityId: created!.id,
       meta: { name, companyId: input.companyId, prefix: created!.prefix, expiresInDays: days ?? null },
-      request: actor.request,
     });
     return created!;
   });
@@ -110,19 +107,17 @@ export async function revokeApiToken(deps: Deps, actor: Actor, id: string): Prom
       .innerJoin(tables.companies, eq(tables.companies.id, t.companyId))
       .where(eq(t.id, id))
       .for("update", { of: t });
-    if (!found || roleOn(actor, found) === null) return fail("api_token.not_found", `No token with id ${id}`);
-    if (!hasRole(actor, found, "admin")) {
-      fail("auth.forbidden", `Revoking a token needs the admin role on company ${found.token.companyId}`);
-    }
+    authorizeThroughCompany(actor, found, "admin", {
+      notFound: ["api_token.not_found", `No token with id ${id}`],
+      forbidden: `Revoking a token needs the admin role on company ${found?.token.companyId}`,
+    });
     if (found.token.revokedAt) return;
     await tx.update(t).set({ revokedAt: deps.clock.now() }).where(eq(t.id, id));
-    await recordAudit(tx, deps.clock, {
+    await recordAudit(tx, deps.clock, actor, {
       action: "api_token.revoked",
-      actorEmail: actor.email,
       entityType: "api_token",
       entityId: id,
       meta: { name: found.token.name, companyId: found.token.companyId, prefix: found.token.prefix },
-      request: actor.request,
     });
   });
 }

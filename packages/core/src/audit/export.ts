@@ -39,13 +39,11 @@ export async function exportAudit(deps: Deps, actor: Actor, query: AuditExportQu
   const where = auditConditions(filters);
   const startedAt = deps.clock.now();
   await deps.db.transaction((tx) =>
-    recordAudit(tx, deps.clock, {
+    recordAudit(tx, deps.clock, actor, {
       action: "audit.exported",
-      actorEmail: actor.email,
       entityType: "audit_log",
       entityId: null,
       meta: { format, filters: definedFilters(filters) },
-      request: actor.request,
     }),
   );
   // Rows written after the export started (ours included, at most at the same instant) do not extend it.

@@ -2,29 +2,43 @@ import { tables, type Executor } from "@licensing/db";
 import type { Clock } from "../clock.ts";
 import type { RequestInfo } from "../deps.ts";
 
-export interface AuditEntry {
-  action: string;
-  actorEmail: string | null;
-  entityType: string;
-  entityId: string | null;
-  meta?: Record<string, unknown>;
+/** Who an audit row names: a panel actor, a person acting on their own account, or nobody (system). */
+export interface AuditActor {
+  email: string | null;
   request: RequestInfo;
 }
 
-/** Writes one audit row; call it inside the transaction of the change it records. */
-export async function recordAudit(executor: Executor, clock: Clock, entry: AuditEntry) {
-  await auditInsert(executor, clock, entry);
+/** The sweepers and the client API act for nobody. */
+export const SYSTEM_ACTOR: AuditActor = { email: null, request: { ip: null, userAgent: null } };
+
+export interface AuditEntry {
+  action: string;
+  entityType: string;
+  entityId: string | null;
+  meta?: Record<string, unknown>;
 }
 
-/** The insert of one audit row, not yet run: for `writeInOneRoundTrip` with the change it records. */
-export function auditInsert(executor: Executor, clock: Clock, entry: AuditEntry) {
-  return executor.insert(tables.auditLog).values({
-    action: entry.action,
-    actorEmail: entry.actorEmail,
-    entityType: entry.entityType,
-    entityId: entry.entityId,
-    meta: entry.meta ?? {},
-    ipAddress: entry.request.ip,
-    occurredAt: clock.now(),
-  });
+/**
+ * Writes audit rows by one actor, in one statement; call it inside the transaction of the change they
+ * record.
+ */
+export async function recordAudit(
+  executor: Executor,
+  clock: Clock,
+  actor: AuditActor,
+  ...entries: AuditEntry[]
+) {
+  if (entries.length === 0) return;
+  const occurredAt = clock.now();
+  await executor.insert(tables.auditLog).values(
+    entries.map((entry) => ({
+      action: entry.action,
+      actorEmail: actor.email,
+      entityType: entry.entityType,
+      entityId: entry.entityId,
+      meta: entry.meta ?? {},
+      ipAddress: actor.request.ip,
+      occurredAt,
+    })),
+  );
 }

@@ -77,13 +77,16 @@ export async function acceptInvitation(
       .set({ passwordHash, status: "active" })
       .where(eq(tables.users.id, row.userId))
       .returning();
-    await recordAudit(tx, deps.clock, {
-      action: "user.invitation_accepted",
-      actorEmail: accepted!.email,
-      entityType: "user",
-      entityId: accepted!.id,
-      request,
-    });
+    await recordAudit(
+      tx,
+      deps.clock,
+      { email: accepted!.email, request },
+      {
+        action: "user.invitation_accepted",
+        entityType: "user",
+        entityId: accepted!.id,
+      },
+    );
     return accepted!;
   });
   const sessionId = await completeLogin(deps, user, request, "invitation");

@@ -75,14 +75,17 @@ export async function completeLogin(deps: Deps, user: UserRow, request: RequestI
   return deps.db.transaction(async (tx) => {
     const sessionId = await openSession(tx, deps, user.id, request);
     await tx.update(tables.users).set({ lastLoginAt: deps.clock.now() }).where(eq(tables.users.id, user.id));
-    await recordAudit(tx, deps.clock, {
-      action: "auth.login",
-      actorEmail: user.email,
-      entityType: "user",
-      entityId: user.id,
-      meta: { method },
-      request,
-    });
+    await recordAudit(
+      tx,
+      deps.clock,
+      { email: user.email, request },
+      {
+        action: "auth.login",
+        entityType: "user",
+        entityId: user.id,
+        meta: { method },
+      },
+    );
     return sessionId;
   });
 }

@@ -32,13 +32,16 @@ export async function forgotPassword(deps: Deps, input: { email: string }, reque
       userId: user.id,
       ttlMs: RESET_TTL_MS,
     });
-    await recordAudit(tx, deps.clock, {
-      action: "user.password_reset_requested",
-      actorEmail: user.email,
-      entityType: "user",
-      entityId: user.id,
-      request,
-    });
+    await recordAudit(
+      tx,
+      deps.clock,
+      { email: user.email, request },
+      {
+        action: "user.password_reset_requested",
+        entityType: "user",
+        entityId: user.id,
+      },
+    );
     return issued;
   });
   deps.mailer.sendLater({
@@ -62,13 +65,16 @@ export async function resetPassword(
     const user = await loadUser(tx, token.userId);
     await tx.update(tables.users).set({ passwordHash }).where(eq(tables.users.id, user.id));
     await closeUserSessions(tx, user.id);
-    await recordAudit(tx, deps.clock, {
-      action: "user.password_reset",
-      actorEmail: user.email,
-      entityType: "user",
-      entityId: user.id,
-      request,
-    });
+    await recordAudit(
+      tx,
+      deps.clock,
+      { email: user.email, request },
+      {
+        action: "user.password_reset",
+        entityType: "user",
+        entityId: user.id,
+      },
+    );
   });
 }
 
@@ -88,12 +94,15 @@ export async function changePassword(
   await deps.db.transaction(async (tx) => {
     await tx.update(tables.users).set({ passwordHash }).where(eq(tables.users.id, user.id));
     await closeUserSessions(tx, user.id, actor.sessionIdHash);
-    await recordAudit(tx, deps.clock, {
-      action: "user.password_changed",
-      actorEmail: user.email,
-      entityType: "user",
-      entityId: user.id,
-      request: actor.request,
-    });
+    await recordAudit(
+      tx,
+      deps.clock,
+      { email: user.email, request: actor.request },
+      {
+        action: "user.password_changed",
+        entityType: "user",
+        entityId: user.id,
+      },
+    );
   });
 }

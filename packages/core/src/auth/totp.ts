@@ -46,13 +46,16 @@ export async function enableTotp(deps: Deps, actor: UserActor, code: string) {
     await tx
       .insert(tables.recoveryCodes)
       .values(recoveryCodes.map((c) => ({ userId: user.id, codeHash: hashRecoveryCode(c) })));
-    await recordAudit(tx, deps.clock, {
-      action: "user.totp_enabled",
-      actorEmail: user.email,
-      entityType: "user",
-      entityId: user.id,
-      request: actor.request,
-    });
+    await recordAudit(
+      tx,
+      deps.clock,
+      { email: user.email, request: actor.request },
+      {
+        action: "user.totp_enabled",
+        entityType: "user",
+        entityId: user.id,
+      },
+    );
   });
   return { recoveryCodes };
 }
@@ -75,13 +78,16 @@ export async function disableTotp(deps: Deps, actor: UserActor, input: { passwor
       .set({ totpEnabled: false, totpSecret: null, totpLastStep: null })
       .where(eq(tables.users.id, user.id));
     await tx.delete(tables.recoveryCodes).where(eq(tables.recoveryCodes.userId, user.id));
-    await recordAudit(tx, deps.clock, {
-      action: "user.totp_disabled",
-      actorEmail: user.email,
-      entityType: "user",
-      entityId: user.id,
-      request: actor.request,
-    });
+    await recordAudit(
+      tx,
+      deps.clock,
+      { email: user.email, request: actor.request },
+      {
+        action: "user.totp_disabled",
+        entityType: "user",
+        entityId: user.id,
+      },
+    );
   });
 }
 

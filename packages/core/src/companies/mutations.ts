@@ -96,13 +96,11 @@ export async function createCompany(
           createdAt: deps.clock.now(),
         })
         .returning();
-      await recordAudit(tx, deps.clock, {
+      await recordAudit(tx, deps.clock, actor, {
         action: "company.created",
-        actorEmail: actor.email,
         entityType: "company",
         entityId: id,
         meta: { name: input.name, slug: input.slug, parentId },
-        request: actor.request,
       });
       return created!;
     }),
@@ -117,13 +115,11 @@ export async function archiveCompany(deps: Deps, actor: Actor, id: string): Prom
     const company = await authorizeCompany(tx, actor, id, "owner");
     if (company.status === "Archived") return;
     await tx.update(c).set({ status: "Archived" }).where(eq(c.id, id));
-    await recordAudit(tx, deps.clock, {
+    await recordAudit(tx, deps.clock, actor, {
       action: "company.archived",
-      actorEmail: actor.email,
       entityType: "company",
       entityId: id,
       meta: { slug: company.slug },
-      request: actor.request,
     });
   });
 }

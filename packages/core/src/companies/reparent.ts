@@ -61,13 +61,11 @@ export async function reparentCompany(
           depth: sql`${c.depth} + ${depth - node.depth}`,
         })
         .where(inSubtree(c.path, node.path));
-      await recordAudit(tx, deps.clock, {
+      await recordAudit(tx, deps.clock, actor, {
         action: "company.reparented",
-        actorEmail: actor.email,
         entityType: "company",
         entityId: node.id,
         meta: { fromParentId: node.parentId, toParentId: newParentId, descendants: subtree.length - 1 },
-        request: actor.request,
       });
       return (await findCompany(tx, node.id))!;
     }),

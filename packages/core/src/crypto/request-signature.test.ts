@@ -21,8 +21,13 @@ function codeOf(fn: () => void) {
   }
 }
 
-const verify = (timestamp: string | undefined, signature: string | undefined, body = parts.body, at = now) =>
-  codeOf(() => verifyRequestSignature(key, { timestamp, signature }, { ...parts, body }, at));
+const verify = (
+  timestamp: string | undefined,
+  signature: string | undefined,
+  body = parts.body,
+  at = now,
+  minVersion: "v1" | "v2" = "v1",
+) => codeOf(() => verifyRequestSignature(key, { timestamp, signature }, { ...parts, body }, at, minVersion));
 
 describe("verifyRequestSignature", () => {
   it("accepts v1 alone, v2 alone and both", () => {
@@ -30,6 +35,24 @@ describe("verifyRequestSignature", () => {
     expect(verify(ts, `v2=${signatureV2(key, ts, parts)}`)).toBe("ok");
     expect(verify(ts, signRequest(key, ts, parts))).toBe("ok");
     expect(verify(ts, signRequest(key, ts, parts).toUpperCase().replace(/V/g, "v"))).toBe("ok");
+  });
+
+  it("returns the version that vouched for the request", () => {
+    expect(
+      verifyRequestSignature(key, { timestamp: ts, signature: `v1=${signatureV1(key, ts)}` }, parts, now),
+    ).toBe("v1");
+    expect(
+      verifyRequestSignature(key, { timestamp: ts, signature: signRequest(key, ts, parts) }, parts, now),
+    ).toBe("v2");
+  });
+
+  it("with minVersion v2, refuses v1 alone and still checks v2", () => {
+    expect(verify(ts, `v1=${signatureV1(key, ts)}`, parts.body, now, "v2")).toBe("hmac.v2_required");
+    expect(verify(ts, signRequest(key, ts, parts), parts.body, now, "v2")).toBe("ok");
+    expect(verify(ts, `v2=${signatureV2(key, ts, parts)}`, parts.body, now, "v2")).toBe("ok");
+    expect(verify(ts, signRequest(key, ts, parts), '{"licenseKey":"x","activationId":"z"}', now, "v2")).toBe(
+      "hmac.mismatch",
+    );
   });
 
   it("gives each failure its own code", () => {

@@ -39,17 +39,23 @@ function parseSignatureHeader(header: string) {
 
 const sameHex = (a: string, b: string) => timingSafeEqual(Buffer.from(a, "hex"), Buffer.from(b, "hex"));
 
+/** CLIENT_SIGNATURE_MIN_VERSION: `v1` accepts a v1 signature alone (spec §5), `v2` demands a valid v2. */
+export type SignatureVersion = "v1" | "v2";
+
 /**
- * Checks `X-Service-Timestamp` and `X-Service-Signature` against the license key. When a v2 signature is
- * present it must match (a v1 alongside it is not enough); a v1-only request is accepted for older
- * clients. Each failure has its own 401 code.
+ * Checks `X-Service-Timestamp` and `X-Service-Signature` against the license key and returns the version
+ * that vouched for the request. When a v2 signature is present it must match (a v1 alongside it is not
+ * enough); a v1-only request is accepted for older clients unless `minVersion` is `v2`, because v1 covers
+ * only the timestamp and can be replayed against another activation within the window. Each failure has
+ * its own 401 code.
  */
 export function verifyRequestSignature(
   licenseKey: string,
   headers: { timestamp: string | undefined; signature: string | undefined },
   parts: SignedRequestParts,
   now: Date,
-) {
+  minVersion: SignatureVersion = "v1",
+): SignatureVersion {
   const { timestamp, signature } = headers;
   if (!timestamp || !signature) {
     fail("hmac.missing", "X-Service-Timestamp and X-Service-Signature headers are required");
@@ -69,8 +75,15 @@ export function verifyRequestSignature(
       `X-Service-Timestamp is ${skew} s away from the server's clock (at most 300 s allowed)`,
     );
   }
+  if (!versions!.v2 && minVersion === "v2") {
+    fail(
+      "hmac.v2_required",
+      "This server accepts only v2 request signatures (X-Service-Signature: v2=<hex>); update the client",
+    );
+  }
   const ok = versions!.v2
     ? sameHex(versions!.v2, signatureV2(licenseKey, timestamp!, parts))
     : sameHex(versions!.v1!, signatureV1(licenseKey, timestamp!));
   if (!ok) fail("hmac.mismatch", "X-Service-Signature does not match this request");
+  return versions!.v2 ? "v2" : "v1";
 }

@@ -76,10 +76,12 @@ async function storeLicenses(tx: Tx, deps: Deps, actor: Actor, licenses: NewLice
       },
     })),
   );
-  for (const l of licenses) {
-    await recordAudit(tx, deps.clock, {
+  await recordAudit(
+    tx,
+    deps.clock,
+    actor,
+    ...licenses.map((l) => ({
       action: "license.issued",
-      actorEmail: actor.email,
       entityType: "license",
       entityId: l.id,
       meta: {
@@ -88,9 +90,8 @@ async function storeLicenses(tx: Tx, deps: Deps, actor: Actor, licenses: NewLice
         templateId: l.templateId,
         isTrial: l.isTrial,
       },
-      request: actor.request,
-    });
-  }
+    })),
+  );
 }
 
 /** POST /licenses: one license, Admin on the company; idempotent with an Idempotency-Key. */

@@ -48,13 +48,11 @@ export async function revokeLicense(
         data: { licenseId, licenseKey: license.licenseKey, reason, revokedAt: now.toISOString() },
       },
     ]);
-    await recordAudit(tx, deps.clock, {
+    await recordAudit(tx, deps.clock, actor, {
       action: "license.revoked",
-      actorEmail: actor.email,
       entityType: "license",
       entityId: licenseId,
       meta: { licenseKey: license.licenseKey, reason },
-      request: actor.request,
     });
   });
 }
@@ -80,13 +78,11 @@ export async function setLicenseSuspended(
       );
     }
     const row = await update(tx, licenseId, { status: suspended ? "Suspended" : "Active", updatedAt: now });
-    await recordAudit(tx, deps.clock, {
+    await recordAudit(tx, deps.clock, actor, {
       action: suspended ? "license.suspended" : "license.resumed",
-      actorEmail: actor.email,
       entityType: "license",
       entityId: licenseId,
       meta: { licenseKey: license.licenseKey },
-      request: actor.request,
     });
     return row;
   });

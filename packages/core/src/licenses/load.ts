@@ -4,9 +4,8 @@ import type { Actor } from "../auth/actor.ts";
 import { fail } from "../errors.ts";
 import {
   authorizeCompany,
+  authorizeThroughCompany,
   findCompany,
-  hasRole,
-  roleOn,
   type CompanyRow,
   type MinimumRole,
 } from "../policy/index.ts";
@@ -28,13 +27,11 @@ export async function loadLicense(
   const [license] = options.forUpdate ? await query.for("update") : await query;
   const company = license && (await findCompany(executor, license.companyId));
   // Not authorizeCompany: its 404 would name the company, which must stay unknown to outsiders.
-  if (!license || !company || roleOn(actor, company) === null) {
-    return fail("license.not_found", `No license with id ${licenseId} is visible to you`);
-  }
-  if (!hasRole(actor, company, minimum)) {
-    fail("auth.forbidden", `This operation needs the ${minimum} role on the license's company`);
-  }
-  return { license, company };
+  authorizeThroughCompany(actor, license && company, minimum, {
+    notFound: ["license.not_found", `No license with id ${licenseId} is visible to you`],
+    forbidden: `This operation needs the ${minimum} role on the license's company`,
+  });
+  return { license: license!, company: company! };
 }
 
 /** A company that may receive a license: visible with Admin, and not archived. */

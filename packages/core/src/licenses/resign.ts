@@ -73,13 +73,11 @@ async function finish(
   licenseId: string,
 ) {
   await publishEvents(tx, deps.clock, [event]);
-  await recordAudit(tx, deps.clock, {
+  await recordAudit(tx, deps.clock, actor, {
     action,
-    actorEmail: actor.email,
     entityType: "license",
     entityId: licenseId,
     meta: event.data,
-    request: actor.request,
   });
 }
 

@@ -42,7 +42,12 @@ export function createMailer({ db, clock, logger, smtpUrl, from }: MailerOptions
         logger.error({ err: cause, to: mail.to, subject: mail.subject }, "mail delivery failed");
       }
     } else {
-      logger.info({ mail }, "mail (no SMTP_URL configured)");
+      // The documented exception to "no secrets in the log" (docs/security.md): without SMTP the log is
+      // the delivery, so the invitation or reset link is written here, marked and at warn.
+      logger.warn(
+        { mail, containsSecret: "mail link" },
+        "mail not sent (no SMTP_URL): this line holds a live link, treat it as a secret",
+      );
     }
     await db.insert(tables.mailOutbox).values({ ...mail, status, error, createdAt: clock.now() });
   }

@@ -47,13 +47,11 @@ export async function inviteOperator(
           .values({ ...values, createdAt: deps.clock.now() })
           .returning();
     const mail = await createInvitation(tx, deps, invited!);
-    await recordAudit(tx, deps.clock, {
+    await recordAudit(tx, deps.clock, actor, {
       action: "operator.invited",
-      actorEmail: actor.email,
       entityType: "user",
       entityId: invited!.id,
       meta: { email: invited!.email },
-      request: actor.request,
     });
     return { user: invited!, mail };
   });
@@ -86,12 +84,10 @@ export async function setOperator(deps: Deps, actor: Actor, userId: string, isOp
       .returning();
     // Rights shrink at once: sessions opened as operator end with the demotion.
     if (!isOperator && target.isOperator) await closeUserSessions(tx, userId);
-    await recordAudit(tx, deps.clock, {
+    await recordAudit(tx, deps.clock, actor, {
       action: isOperator ? "operator.promoted" : "operator.demoted",
-      actorEmail: actor.email,
       entityType: "user",
       entityId: userId,
-      request: actor.request,
     });
     return updated!;
   });

@@ -60,6 +60,24 @@ export async function findCompany(executor: Executor, companyId: string): Promis
 }
 
 /**
+ * The rule for anything reached through its company (the company itself, a license, a user, an API
+ * token): unknown, or under a company outside the actor's visible subtree, is `notFound` (404, so its
+ * existence is not revealed); visible with a role below `minimum` is `auth.forbidden` (403).
+ */
+export function authorizeThroughCompany<C extends Pick<CompanyRow, "path">>(
+  actor: Actor,
+  company: C | undefined,
+  minimum: MinimumRole,
+  refusal: { notFound: [ErrorCode, string]; forbidden: string },
+): asserts company is C {
+  if (!company || roleOn(actor, company) === null) {
+    const [code, message] = refusal.notFound;
+    return fail(code, message);
+  }
+  if (!hasRole(actor, company, minimum)) fail("auth.forbidden", refusal.forbidden);
+}
+
+/**
  * Loads a company the actor may act on with at least `minimum`.
  * Throws NotFound (`notFoundCode`, default `company.not_found`) when it does not exist or lies outside the
  * actor's visible subtree, and `auth.forbidden` (403) when it is visible but the actor's role is lower.
@@ -74,12 +92,10 @@ export async function authorizeCompany(
   notFoundCode: ErrorCode = "company.not_found",
 ): Promise<CompanyRow> {
   const company = await findCompany(executor, companyId);
-  if (!company || roleOn(actor, company) === null) {
-    return fail(notFoundCode, `No ${notFoundCode.split(".")[0]} with id ${companyId} is visible to you`);
-  }
-  if (!hasRole(actor, company, minimum)) {
-    fail("auth.forbidden", `This operation needs the ${minimum} role on company ${company.id}`);
-  }
+  authorizeThroughCompany(actor, company, minimum, {
+    notFound: [notFoundCode, `No ${notFoundCode.split(".")[0]} with id ${companyId} is visible to you`],
+    forbidden: `This operation needs the ${minimum} role on company ${companyId}`,
+  });
   return company;
 }
 

@@ -1,10 +1,8 @@
 import { and, asc, eq, inArray, lte } from "drizzle-orm";
 import { tables } from "@licensing/db";
-import { recordAudit } from "../audit/record.ts";
+import { recordAudit, SYSTEM_ACTOR } from "../audit/record.ts";
 import type { Deps } from "../deps.ts";
 import { publishEvents } from "../outbox/publish.ts";
-
-const SYSTEM = { ip: null, userAgent: null };
 
 /**
  * Moves Active licenses past expiresAt to Expired, with license.expired once each. Batches are claimed
@@ -45,16 +43,17 @@ export async function sweepExpiredLicenses(deps: Deps, batchSize = 500): Promise
         },
       }));
       await publishEvents(tx, deps.clock, events);
-      for (const event of events) {
-        await recordAudit(tx, deps.clock, {
+      await recordAudit(
+        tx,
+        deps.clock,
+        SYSTEM_ACTOR,
+        ...events.map((event) => ({
           action: "license.expired",
-          actorEmail: null,
           entityType: "license",
           entityId: event.data.licenseId,
           meta: event.data,
-          request: SYSTEM,
-        });
-      }
+        })),
+      );
       return rows.length;
     });
     total += expired;

@@ -1,7 +1,8 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import type { ErrorCode } from "@licensing/contracts";
+import { MAX_CONFIG_JSON_LENGTH, MAX_JSON_DEPTH, type ErrorCode } from "@licensing/contracts";
 import { fail } from "../errors.ts";
+import { findUnstorable, jsonTextDepthExceeds } from "../validation/storable-text.ts";
 import { locateJsonError } from "./json-error-position.ts";
 
 // ajv-formats is CommonJS; under ESM its function sits on `default`.
@@ -13,8 +14,14 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
  * (line, column and offset), so the caller can find the mistake in a schema of hundreds of lines.
  */
 export function parseJsonText(text: string, field: string, code: ErrorCode): unknown {
+  if (text.length > MAX_CONFIG_JSON_LENGTH)
+    fail(code, `${field} is ${text.length} characters long; at most ${MAX_CONFIG_JSON_LENGTH} allowed`);
+  // Counted before parsing: a signer, a validator or PostgreSQL would recurse into a hostile nesting.
+  if (jsonTextDepthExceeds(text, MAX_JSON_DEPTH))
+    fail(code, `${field} is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     const { offset, reason } = locateJsonError(text) ?? { offset: 0, reason: "not JSON" };
     const before = text.slice(0, offset);
@@ -25,6 +32,9 @@ export function parseJsonText(text: string, field: string, code: ErrorCode): unk
       `${field} is not valid JSON: ${reason} at line ${line}, column ${column} (offset ${offset})`,
     );
   }
+  const unstorable = findUnstorable(value, field);
+  if (unstorable) fail(code, `${unstorable.path}: ${unstorable.problem}`);
+  return value;
 }
 
 /** Parses a JSON string that must hold an object (e.g. a version's defaults). */

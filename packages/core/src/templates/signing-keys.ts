@@ -95,13 +95,11 @@ export async function rotateSigningKey(
       .where(and(eq(tables.signingKeys.templateId, templateId), eq(tables.signingKeys.status, "Active")))
       .returning({ id: tables.signingKeys.id });
     const created = await createSigningKey(tx, deps, templateId);
-    await recordAudit(tx, deps.clock, {
+    await recordAudit(tx, deps.clock, actor, {
       action: "signing_key.rotated",
-      actorEmail: actor.email,
       entityType: "template",
       entityId: templateId,
       meta: { newKeyId: created.id, previousKeyId: previous[0]?.id ?? null },
-      request: actor.request,
     });
     return created;
   });
@@ -131,13 +129,11 @@ export async function retireSigningKey(
       .update(tables.signingKeys)
       .set({ status: "Retired", retiredAt: deps.clock.now() })
       .where(eq(tables.signingKeys.id, keyId));
-    await recordAudit(tx, deps.clock, {
+    await recordAudit(tx, deps.clock, actor, {
       action: "signing_key.retired",
-      actorEmail: actor.email,
       entityType: "template",
       entityId: templateId,
       meta: { keyId },
-      request: actor.request,
     });
   });
 }

@@ -62,13 +62,11 @@ export async function createTemplate(
         })
         .returning();
       const key = await createSigningKey(tx, deps, created!.id);
-      await recordAudit(tx, deps.clock, {
+      await recordAudit(tx, deps.clock, actor, {
         action: "template.created",
-        actorEmail: actor.email,
         entityType: "template",
         entityId: created!.id,
         meta: { productCode: created!.productCode, name: created!.name, signingKeyId: key.id },
-        request: actor.request,
       });
       return created!;
     });
@@ -105,13 +103,11 @@ export async function updateTemplate(
       .set({ ...changes, updatedAt: deps.clock.now() })
       .where(eq(tables.templates.id, templateId))
       .returning();
-    await recordAudit(tx, deps.clock, {
+    await recordAudit(tx, deps.clock, actor, {
       action: "template.updated",
-      actorEmail: actor.email,
       entityType: "template",
       entityId: templateId,
       meta: { changes },
-      request: actor.request,
     });
     return updated!;
   });
@@ -128,13 +124,11 @@ export async function archiveTemplate(deps: Deps, actor: Actor, templateId: stri
       .update(tables.templates)
       .set({ status: "Archived", updatedAt: deps.clock.now() })
       .where(eq(tables.templates.id, templateId));
-    await recordAudit(tx, deps.clock, {
+    await recordAudit(tx, deps.clock, actor, {
       action: "template.archived",
-      actorEmail: actor.email,
       entityType: "template",
       entityId: templateId,
       meta: { productCode: current.productCode },
-      request: actor.request,
     });
   });
 }

@@ -66,13 +66,11 @@ export async function createVersion(
       .update(tables.templates)
       .set({ currentVersionId: created!.id, updatedAt: now })
       .where(eq(tables.templates.id, templateId));
-    await recordAudit(tx, deps.clock, {
+    await recordAudit(tx, deps.clock, actor, {
       action: "template.version_created",
-      actorEmail: actor.email,
       entityType: "template",
       entityId: templateId,
       meta: { versionId: created!.id, version: created!.version },
-      request: actor.request,
     });
     return created!;
   });

@@ -79,13 +79,11 @@ export async function inviteUser(deps: Deps, actor: Actor, input: InviteUserRequ
             .values({ ...values, createdAt: deps.clock.now() })
             .returning();
       const mail = await createInvitation(tx, deps, invited!);
-      await recordAudit(tx, deps.clock, {
+      await recordAudit(tx, deps.clock, actor, {
         action: "user.invited",
-        actorEmail: actor.email,
         entityType: "user",
         entityId: invited!.id,
         meta: { email: invited!.email, companyId: company.id, role: input.role },
-        request: actor.request,
       });
       return { user: invited!, mail };
     });
@@ -106,13 +104,11 @@ export async function resendInvitation(deps: Deps, actor: Actor, id: string): Pr
     }
     if (user.status !== "pending") fail("user.not_pending", "Only a pending invitation can be sent again");
     const invitation = await createInvitation(tx, deps, user);
-    await recordAudit(tx, deps.clock, {
+    await recordAudit(tx, deps.clock, actor, {
       action: "user.invite_resent",
-      actorEmail: actor.email,
       entityType: "user",
       entityId: user.id,
       meta: { email: user.email },
-      request: actor.request,
     });
     return invitation;
   });
@@ -137,13 +133,11 @@ export async function deactivateUser(deps: Deps, actor: Actor, id: string): Prom
       .set({ revokedAt: now })
       .where(and(eq(tables.apiTokens.createdByUserId, id), isNull(tables.apiTokens.revokedAt)))
       .returning({ id: tables.apiTokens.id });
-    await recordAudit(tx, deps.clock, {
+    await recordAudit(tx, deps.clock, actor, {
       action: "user.deactivated",
-      actorEmail: actor.email,
       entityType: "user",
       entityId: id,
       meta: { email: user.email, revokedApiTokens: tokens.length },
-      request: actor.request,
     });
   });
 }

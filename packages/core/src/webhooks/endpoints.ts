@@ -61,13 +61,11 @@ export async function createEndpoint(
         updatedAt: now,
       })
       .returning();
-    await recordAudit(tx, deps.clock, {
+    await recordAudit(tx, deps.clock, actor, {
       action: "webhook.created",
-      actorEmail: actor.email,
       entityType: "webhook_endpoint",
       entityId: row!.id,
       meta: { url, events },
-      request: actor.request,
     });
     return toEndpointResponse(row!);
   });
@@ -94,13 +92,11 @@ export async function updateEndpoint(
       .returning();
     if (!row) return fail("webhook.not_found", `No webhook endpoint with id ${id}`);
     const { secretSealed: _secret, ...visible } = changes;
-    await recordAudit(tx, deps.clock, {
+    await recordAudit(tx, deps.clock, actor, {
       action: "webhook.updated",
-      actorEmail: actor.email,
       entityType: "webhook_endpoint",
       entityId: id,
       meta: { ...visible, ...(input.secret !== undefined ? { secretChanged: true } : {}) },
-      request: actor.request,
     });
     return toEndpointResponse(row);
   });
@@ -112,13 +108,11 @@ export async function deleteEndpoint(deps: Deps, actor: Actor, id: string): Prom
   await deps.db.transaction(async (tx) => {
     const [row] = await tx.delete(e).where(eq(e.id, id)).returning({ url: e.url });
     if (!row) return fail("webhook.not_found", `No webhook endpoint with id ${id}`);
-    await recordAudit(tx, deps.clock, {
+    await recordAudit(tx, deps.clock, actor, {
       action: "webhook.deleted",
-      actorEmail: actor.email,
       entityType: "webhook_endpoint",
       entityId: id,
       meta: { url: row.url },
-      request: actor.request,
     });
   });
 }
@@ -155,13 +149,11 @@ export async function replayDelivery(deps: Deps, actor: Actor, deliveryId: strin
       .where(eq(d.id, deliveryId))
       .returning({ id: d.id, endpointId: d.endpointId, eventType: d.eventType });
     if (!row) return fail("webhook_delivery.not_found", `No webhook delivery with id ${deliveryId}`);
-    await recordAudit(tx, deps.clock, {
+    await recordAudit(tx, deps.clock, actor, {
       action: "webhook_delivery.replayed",
-      actorEmail: actor.email,
       entityType: "webhook_delivery",
       entityId: deliveryId,
       meta: { endpointId: row.endpointId, eventType: row.eventType },
-      request: actor.request,
     });
     await tx.execute(sql`select pg_notify(${WAKE_CHANNEL}, '')`);
   });

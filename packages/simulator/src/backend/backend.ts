@@ -27,8 +27,11 @@ export interface Backend {
   serverNow(): number;
   /** Moves the server's clock (local only). */
   advanceServer(ms: number): void;
-  /** Runs the server's background jobs once: the sweepers and the purge (local only). */
-  sweep(): Promise<void>;
+  /**
+   * Runs the server's background jobs (sweepers, purge, analytics) on the virtual clock (local only): every
+   * one with `all`, else those whose interval of virtual time has passed since they last ran.
+   */
+  runJobs(all: boolean): Promise<void>;
   readonly licenses: LicenseActions;
   close(): Promise<void>;
 }

@@ -16,8 +16,17 @@ export interface LocalServerOptions {
 const OPERATOR = { email: "sim-operator@example.com", password: randomBytes(12).toString("base64url") };
 // A timer this long never fires in a run: the simulator runs the server's jobs itself as its clock moves.
 const NEVER_MS = 2 ** 31 - 1;
-/** The jobs every server runs (expiry and silence sweepers, idempotency purge), run by the simulator. */
-const JOBS = serverJobs({ sweepIntervalMs: NEVER_MS, idempotencyPurgeIntervalMs: NEVER_MS });
+const HOUR_MS = 3_600_000;
+/**
+ * The jobs every server runs, on the intervals of virtual time the simulator runs them at: the sweepers
+ * and the purge once an hour (a real server sweeps every minute: a virtual month of that would cost tens
+ * of thousands of sweeps), the analytics jobs once a day (they have work once a day). Decision 0022.
+ */
+const JOBS = serverJobs({
+  sweepIntervalMs: HOUR_MS,
+  idempotencyPurgeIntervalMs: HOUR_MS,
+  analyticsIntervalMs: 24 * HOUR_MS,
+});
 
 /**
  * The real server in this process, composed as `apps/server` composes it (`startServer`), on an in-memory
@@ -63,10 +72,13 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       companyId: company.id,
     });
     const admin = new PanelApi(server.url, token.secret);
+    /** When (virtual time) each job last ran in this scenario. */
+    const lastRuns = new Map<string, number>();
     return {
       kind: "local",
       url: server.url,
       prepare({ start, heartbeatIntervalSeconds }) {
+        lastRuns.clear();
         // One server serves the scenarios of a run one after another (a PGlite takes seconds to start):
         // each issues its own license, and the clock starts again at the scenario's start. The interval is
         // read from the config on every activation, so setting it here is what the environment would do.
@@ -75,8 +87,13 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       },
       serverNow: () => clock.now().getTime(),
       advanceServer: (ms) => clock.advance(ms),
-      async sweep() {
-        for (const job of JOBS) await job.handler(server.deps);
+      async runJobs(all) {
+        const now = clock.now().getTime();
+        for (const job of JOBS) {
+          if (!all && now - (lastRuns.get(job.id) ?? -Infinity) < job.intervalMs) continue;
+          lastRuns.set(job.id, now);
+          await job.handler(server.deps);
+        }
       },
       licenses: new LicenseActions(admin, company.id, template.id),
       async close() {

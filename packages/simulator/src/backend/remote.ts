@@ -36,7 +36,7 @@ export async function connectRemoteServer(options: RemoteServerOptions): Promise
     advanceServer: () => {
       throw localOnly("Moving the server's clock");
     },
-    sweep: () => Promise.reject(localOnly("sweep")),
+    runJobs: () => Promise.reject(localOnly("Running the server's jobs")),
     licenses: new LicenseActions(api, me.companyId, templateId),
     close: async () => {},
   };

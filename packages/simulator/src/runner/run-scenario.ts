@@ -12,9 +12,6 @@ import { VirtualScheduler } from "../runtime/virtual-scheduler.ts";
 import { check } from "./expectations.ts";
 import type { Outcome, ScenarioResult, TimelineEvent } from "./timeline.ts";
 
-// The server sweeps once a minute; a virtual month of that costs seconds, so the simulator sweeps once a
-// virtual hour while time passes, and at the end of every advance (decision 0022).
-const SWEEP_EVERY_MS = 3_600_000;
 const ACTIVATION_WAIT_MS = 60_000;
 // A runaway loop (a timer re-arming itself with no delay) ends the scenario instead of hanging it.
 const MAX_STOPS_PER_ADVANCE = 1_000_000;
@@ -37,7 +34,6 @@ export class ScenarioRun {
   private elapsed = 0;
   /** This machine's clock minus the true time. */
   private clockOffset = 0;
-  private lastSweepAt = -Infinity;
   private client: LicenseClient | null = null;
   private lastInitialize: boolean | null = null;
   private machine: string;
@@ -223,7 +219,7 @@ export class ScenarioRun {
       case "corrupt-marker":
         return ok(await this.corruptMarker());
       case "sweep":
-        await this.backend.sweep();
+        await this.backend.runJobs(true);
         return ok();
       case "expect": {
         const checked = await check(step.target, {
@@ -281,8 +277,8 @@ export class ScenarioRun {
 
   /**
    * Moves time forward by `ms`, stopping at every timer the client set (heartbeats, retries) and every
-   * status transition it predicts, so each happens at its own time; the server's sweepers run once a
-   * virtual minute of the in-process server's clock.
+   * status transition it predicts, so each happens at its own time; the in-process server's jobs run on
+   * their virtual intervals on the way, and all of them at the end.
    */
   private async advance(ms: number) {
     const target = this.elapsed + ms;
@@ -296,7 +292,7 @@ export class ScenarioRun {
         const transition = this.nextTransition();
         if (transition !== null && transition > this.elapsed) stop = Math.min(stop, transition);
         this.moveTime(stop - this.elapsed);
-        await this.sweepIfDue(this.elapsed >= target);
+        if (this.backend.kind === "local") await this.backend.runJobs(this.elapsed >= target);
         await this.scheduler.fireDue();
         void this.client?.status; // a status read notices (and reports) a transition
         if (this.elapsed >= target) break;
@@ -319,14 +315,6 @@ export class ScenarioRun {
     this.elapsed += ms;
     if (this.backend.kind === "local") this.backend.advanceServer(ms);
     else this.clockOffset += ms;
-  }
-
-  private async sweepIfDue(force: boolean) {
-    if (this.backend.kind !== "local") return;
-    const now = this.trueNow();
-    if (!force && now - this.lastSweepAt < SWEEP_EVERY_MS) return;
-    this.lastSweepAt = now;
-    await this.backend.sweep();
   }
 
   private async readCached(path: string, what: string): Promise<string> {

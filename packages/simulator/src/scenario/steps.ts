@@ -329,7 +329,7 @@ export const STEP_SPECS: StepSpec[] = [
     name: "sweep",
     usage: "sweep",
     summary:
-      "Runs the server's background jobs now (license expiry and missed-heartbeat sweepers, idempotency purge). `advance` already runs them once a virtual hour and at its end.",
+      "Runs the server's background jobs now (license expiry and missed-heartbeat sweepers, idempotency purge, heartbeat partitions, usage rollup). `advance` runs them on the way (sweepers hourly, analytics daily, of virtual time) and all of them at its end.",
     remote: "refused",
     parse: noArgs({ kind: "sweep" }),
   },

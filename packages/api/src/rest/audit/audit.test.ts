@@ -20,14 +20,17 @@ afterAll(() => app.close());
 async function seed(entries: { action: string; actorEmail?: string; entityId?: string; meta?: object }[]) {
   for (const e of entries) {
     app.clock.advance(1000);
-    await recordAudit(app.deps.db, app.deps.clock, {
-      action: e.action,
-      actorEmail: e.actorEmail ?? "seed@example.com",
-      entityType: "thing",
-      entityId: e.entityId ?? null,
-      meta: (e.meta as Record<string, unknown>) ?? {},
-      request,
-    });
+    await recordAudit(
+      app.deps.db,
+      app.deps.clock,
+      { email: e.actorEmail ?? "seed@example.com", request },
+      {
+        action: e.action,
+        entityType: "thing",
+        entityId: e.entityId ?? null,
+        meta: (e.meta as Record<string, unknown>) ?? {},
+      },
+    );
   }
 }
 

@@ -13,8 +13,14 @@ import { assertSignedBy } from "./signature.ts";
 
 const tags = ["Client"];
 const signed =
-  " Signed: X-Service-Timestamp (unix seconds, ±300 s) and X-Service-Signature `v1=<hex>[,v2=<hex>]`, HMAC-SHA256 keyed with the license key over the timestamp (v1) or `timestamp.METHOD.path.sha256hex(body)` (v2; checked whenever sent).";
-const hmacErrors = ["hmac.missing", "hmac.malformed", "hmac.stale", "hmac.mismatch"] as const;
+  " Signed: X-Service-Timestamp (unix seconds, ±300 s) and X-Service-Signature `v1=<hex>[,v2=<hex>]`, HMAC-SHA256 keyed with the license key over the timestamp (v1) or `timestamp.METHOD.path.sha256hex(body)` (v2; checked whenever sent, and required when the server runs with CLIENT_SIGNATURE_MIN_VERSION=v2).";
+const hmacErrors = [
+  "hmac.missing",
+  "hmac.malformed",
+  "hmac.stale",
+  "hmac.mismatch",
+  "hmac.v2_required",
+] as const;
 
 export const clientRoutes = [
   route({
@@ -45,7 +51,7 @@ export const clientRoutes = [
     response: HeartbeatResponse,
     errors: [...hmacErrors, "license.not_found", "license.not_active", "activation.not_found"],
     handler({ deps, body, req }) {
-      assertSignedBy(deps, req, body.licenseKey);
+      assertSignedBy(deps, req, body.licenseKey, body.activationId);
       return activations.heartbeat(deps, body);
     },
   }),
@@ -58,7 +64,7 @@ export const clientRoutes = [
     body: ActivationRequest,
     errors: [...hmacErrors, "license.not_found", "activation.not_found"],
     handler({ deps, body, req }) {
-      assertSignedBy(deps, req, body.licenseKey);
+      assertSignedBy(deps, req, body.licenseKey, body.activationId);
       return activations.deactivate(deps, body, requestInfo(req));
     },
   }),

@@ -1,0 +1,130 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { TestClient } from "@licensing/api/testing";
+import { createSecretBox } from "@licensing/core";
+import { tables } from "@licensing/db";
+import { createTestDatabase, type TestDatabase } from "@licensing/db/testing";
+import { eq } from "drizzle-orm";
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseEnv } from "./env.ts";
+import { generateMasterKey, parseMasterKey, rotateMasterKeyOf } from "./master-key-rotation.ts";
+import { startServer } from "./server.ts";
+
+const OPS = { BOOTSTRAP_OPERATOR_EMAIL: "ops@example.com", BOOTSTRAP_OPERATOR_PASSWORD: "ops-password" };
+const TOTP_SECRET = "JBSWY3DPEHPK3PXP";
+
+let dataDir: string;
+let database: TestDatabase;
+const oldKey = generateMasterKey();
+
+/** A server on `key` over the shared database; issues a license of `templateId` (created when absent). */
+async function issueWith(key: string, templateId?: string) {
+  const env = parseEnv({ PORT: "0", DATA_DIR: dataDir, LICENSING_MASTER_KEY: key, ...OPS });
+  const server = await startServer(env, { database, logger: pino({ level: "silent" }) });
+  try {
+    const operator = new TestClient(server.url);
+    await operator.login(OPS.BOOTSTRAP_OPERATOR_EMAIL, OPS.BOOTSTRAP_OPERATOR_PASSWORD);
+    const company = (
+      await operator.post("/api/v1/panel/companies", { name: "Acme", slug: `acme-${Date.now()}` })
+    ).body;
+    templateId ??= (
+      await operator.post("/api/v1/panel/templates", {
+        name: "Editor",
+        productCode: "EDITOR",
+        defaultOfflineDays: 7,
+        defaultValidityDays: 30,
+      })
+    ).body.id as string;
+    const issued = await operator.post("/api/v1/panel/licenses", { companyId: company.id, templateId });
+    return { status: issued.status, publicKey: issued.body.publicKey as string | undefined, templateId };
+  } finally {
+    await server.close();
+  }
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), "licensing-rotate-"));
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await database.dispose();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("npm run rotate-master-key", () => {
+  it("re-seals signing keys, TOTP secrets and webhook secrets in one go; the service keeps signing with the same key pair", async () => {
+    const before = await issueWith(oldKey);
+    expect(before.status).toBe(201);
+    const [operator] = await database.db.select().from(tables.users);
+    await database.db
+      .update(tables.users)
+      .set({ totpSecret: createSecretBox(Buffer.from(oldKey, "base64")).seal(TOTP_SECRET) })
+      .where(eq(tables.users.id, operator!.id));
+    const WEBHOOK_SECRET = "webhook-secret-0123456789";
+    await database.db.insert(tables.webhookEndpoints).values({
+      url: "https://hooks.example.com/in",
+      secretSealed: createSecretBox(Buffer.from(oldKey, "base64")).seal(WEBHOOK_SECRET),
+      events: ["license.issued"],
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    });
+
+    const newKey = generateMasterKey();
+    const env = parseEnv({ DATA_DIR: dataDir, LICENSING_MASTER_KEY: oldKey });
+    const outcome = await rotateMasterKeyOf(env, parseMasterKey(newKey), database);
+    expect(outcome).toMatchObject({ signingKeys: 1, totpSecrets: 1, webhookSecrets: 1, keyFile: null });
+
+    const [key] = await database.db.select().from(tables.signingKeys);
+    const [user] = await database.db.select().from(tables.users);
+    const boxNew = createSecretBox(Buffer.from(newKey, "base64"));
+    const boxOld = createSecretBox(Buffer.from(oldKey, "base64"));
+    expect(boxNew.open(user!.totpSecret!).toString()).toBe(TOTP_SECRET);
+    expect(() => boxOld.open(key!.privateKeySealed)).toThrow();
+    expect(() => boxOld.open(user!.totpSecret!)).toThrow();
+    const [endpoint] = await database.db.select().from(tables.webhookEndpoints);
+    expect(boxNew.open(endpoint!.secretSealed).toString()).toBe(WEBHOOK_SECRET);
+    expect(() => boxOld.open(endpoint!.secretSealed)).toThrow();
+
+    const after = await issueWith(newKey, before.templateId);
+    expect(after).toMatchObject({ status: 201, publicKey: before.publicKey });
+
+    // The old key can no longer sign: nothing was left sealed under it.
+    expect((await issueWith(oldKey, before.templateId)).status).toBe(500);
+    await database.db.update(tables.users).set({ totpSecret: null });
+  }, 120_000);
+
+  it("with the wrong current key changes nothing", async () => {
+    const [before] = await database.db.select().from(tables.signingKeys);
+    const env = parseEnv({ DATA_DIR: dataDir, LICENSING_MASTER_KEY: generateMasterKey() });
+    await expect(rotateMasterKeyOf(env, parseMasterKey(generateMasterKey()), database)).rejects.toThrow();
+    const [after] = await database.db.select().from(tables.signingKeys);
+    expect(after!.privateKeySealed).toBe(before!.privateKeySealed);
+  });
+
+  it("with the development key file, replaces the file and keeps the old key beside it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "licensing-rotate-file-"));
+    const db = await createTestDatabase();
+    try {
+      writeFileSync(join(dir, "master.key"), oldKey);
+      const newKey = generateMasterKey();
+      const outcome = await rotateMasterKeyOf(parseEnv({ DATA_DIR: dir }), parseMasterKey(newKey), db);
+      expect(outcome).toMatchObject({ signingKeys: 0, totpSecrets: 0, keyFile: join(dir, "master.key") });
+      expect(readFileSync(join(dir, "master.key"), "utf8")).toBe(newKey);
+      expect(readFileSync(join(dir, "master.key.old"), "utf8")).toBe(oldKey);
+    } finally {
+      await db.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a new key that is not 32 bytes of base64, or no current key at all", async () => {
+    expect(() => parseMasterKey("too-short")).toThrow(/32 bytes, base64-encoded/);
+    const empty = mkdtempSync(join(tmpdir(), "licensing-rotate-none-"));
+    await expect(
+      rotateMasterKeyOf(parseEnv({ DATA_DIR: empty }), parseMasterKey(generateMasterKey()), database),
+    ).rejects.toThrow(/No master key/);
+    rmSync(empty, { recursive: true, force: true });
+  });
+});

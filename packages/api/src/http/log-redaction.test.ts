@@ -1,0 +1,216 @@
+import { createHash } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { generate } from "otplib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createLicensedCompany,
+  issueLicense,
+  OPERATOR,
+  signedPost,
+  startTestApp,
+  type TestApp,
+  type TestClient,
+} from "../testing/index.ts";
+import { createLogger } from "./log-redaction.ts";
+
+/**
+ * Issue 9, "secrets never in logs": a representative run at trace level, then every log line is scanned
+ * for every secret the run created (and the SHA-256 hashes the database keeps of them).
+ */
+
+const AUTH = "/api/v1/panel/auth";
+const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
+
+function capturingApp(options: { smtp?: boolean } = {}) {
+  const lines: string[] = [];
+  const logger = createLogger({
+    level: "trace",
+    destination: { write: (line: string) => void lines.push(line) },
+  });
+  return { lines, start: () => startTestApp({ logger, ...options }) };
+}
+
+/** Every secret `value` that appears in a line; `allowMarked` lets lines marked `containsSecret` through. */
+function leaks(lines: string[], secrets: Record<string, string>, allowMarked = false) {
+  const found: string[] = [];
+  for (const line of lines) {
+    if (allowMarked && JSON.parse(line).containsSecret) continue;
+    for (const [name, value] of Object.entries(secrets)) {
+      if (line.includes(value)) found.push(`${name} in ${line.slice(0, 200)}`);
+    }
+  }
+  return found;
+}
+
+describe("a representative run leaves no secret in the log", () => {
+  const capture = capturingApp();
+  let app: TestApp;
+  const secrets: Record<string, string> = {};
+  const remember = (name: string, value: string | undefined | null) => {
+    expect(value, name).toBeTruthy();
+    secrets[name] = value!;
+    secrets[`${name} (sha256)`] = sha256(value!);
+  };
+
+  beforeAll(async () => {
+    app = await capture.start();
+  }, 60_000);
+  afterAll(() => app.close());
+
+  it("sign-in, invitation, 2FA, reset, access tokens, licenses, client API and failed queries", async () => {
+    const operator = await app.client({ signIn: true });
+    remember("operator password", OPERATOR.password);
+    remember("operator session id", operator.cookie);
+    const target = await createLicensedCompany(operator);
+
+    // An invitation, read from the real SMTP receiver, previewed and accepted.
+    const email = "invitee@example.com";
+    expect(
+      (
+        await operator.post("/api/v1/panel/users/invite", {
+          email,
+          companyId: target.companyId,
+          role: "admin",
+        })
+      ).status,
+    ).toBe(201);
+    const inviteToken = /accept-invite\?token=([\w-]+)/.exec((await app.smtp.waitFor(email)).text)![1]!;
+    remember("invitation token", inviteToken);
+    const member = await app.client();
+    expect((await member.get(`${AUTH}/invite/${inviteToken}`)).status).toBe(200);
+    remember("member password", "member-password-one");
+    expect(
+      (await member.post(`${AUTH}/accept-invite`, { token: inviteToken, password: "member-password-one" }))
+        .status,
+    ).toBe(200);
+    await member.login(email, "member-password-one");
+    remember("member session id", member.cookie);
+
+    // TOTP: the secret, a code, the recovery codes, a login ticket.
+    const enrolled = await member.post(`${AUTH}/2fa/enroll`);
+    remember("totp secret", enrolled.body.secret);
+    const code = (offset = 0) =>
+      generate({
+        secret: secrets["totp secret"]!,
+        epoch: Math.floor(app.clock.now().getTime() / 1000) + offset,
+      });
+    const enabled = await member.post(`${AUTH}/2fa/enable`, { code: await code() });
+    (enabled.body.recoveryCodes as string[]).forEach((c, i) => remember(`recovery code ${i}`, c));
+    app.clock.advance(30_000);
+    const second = await app.client();
+    const ticket = await second.post(`${AUTH}/login`, { email, password: "member-password-one" });
+    remember("2fa ticket", ticket.body.ticket);
+    expect(
+      (await second.post(`${AUTH}/login/2fa`, { ticket: ticket.body.ticket, code: "000000" })).status,
+    ).toBe(401);
+    expect(
+      (await second.post(`${AUTH}/login/2fa`, { ticket: ticket.body.ticket, code: await code() })).status,
+    ).toBe(200);
+    remember("2fa session id", second.cookie);
+
+    // Password reset by mail.
+    const anonymous = await app.client();
+    expect((await anonymous.post(`${AUTH}/forgot-password`, { email })).status).toBe(204);
+    const resetToken = /reset-password\?token=([\w-]+)/.exec((await app.smtp.waitFor(email)).text)![1]!;
+    remember("reset token", resetToken);
+    remember("reset password", "member-password-two");
+    const reset = await anonymous.post(`${AUTH}/reset-password`, {
+      token: resetToken,
+      newPassword: "member-password-two",
+    });
+    expect(reset.status).toBe(204);
+
+    // A personal access token, used and misused.
+    const created = await operator.post("/api/v1/panel/api-tokens", {
+      name: "ci",
+      companyId: target.companyId,
+    });
+    remember("access token", created.body.secret);
+    const bearer = new (operator.constructor as new (url: string) => TestClient)(app.url);
+    bearer.headers.authorization = `Bearer ${created.body.secret}`;
+    expect((await bearer.get("/api/v1/panel/companies")).status).toBe(200);
+    expect(
+      (await bearer.get("/api/v1/panel/companies", { authorization: `Bearer ${created.body.secret}x` }))
+        .status,
+    ).toBe(401);
+
+    // A license, its file, and the client API with both signature versions.
+    const license = await issueLicense(operator, target, {
+      config: '{"features":["x"],"limits":{"maxSeats":3}}',
+    });
+    remember("license key", license.licenseKey);
+    remember("license token", license.token);
+    expect((await operator.get(`/api/v1/panel/licenses/${license.id}/download`)).status).toBe(200);
+    expect((await operator.get(`/api/v1/client/public-key/${license.licenseKey}`)).status).toBe(200);
+    const client = await app.client();
+    const activated = await client.post("/api/v1/client/activate", {
+      licenseKey: license.licenseKey,
+      hwFingerprint: "fp-1",
+    });
+    remember("first marker", activated.body.heartbeatToken);
+    const body = { licenseKey: license.licenseKey, activationId: activated.body.activationId as string };
+    const beat = await signedPost(client, app.clock.now(), "/api/v1/client/heartbeat", body);
+    remember("heartbeat marker", beat.body.heartbeatToken);
+    expect(
+      (await signedPost(client, app.clock.now(), "/api/v1/client/heartbeat", body, { key: "SVC-WRONG" }))
+        .status,
+    ).toBe(401);
+
+    // Failed queries that carry secrets as bound values: the tables are away for a moment.
+    await app.database.db.execute(sql`alter table activations rename to activations_away`);
+    await app.database.db.execute(sql`alter table one_time_tokens rename to one_time_tokens_away`);
+    try {
+      expect((await signedPost(client, app.clock.now(), "/api/v1/client/heartbeat", body)).status).toBe(500);
+      expect(
+        (
+          await client.post("/api/v1/client/activate", {
+            licenseKey: license.licenseKey,
+            hwFingerprint: "fp-2",
+          })
+        ).status,
+      ).toBe(500);
+      expect(
+        (await client.post(`${AUTH}/reset-password`, { token: resetToken, newPassword: "member-password-3" }))
+          .status,
+      ).toBe(500);
+    } finally {
+      await app.database.db.execute(sql`alter table activations_away rename to activations`);
+      await app.database.db.execute(sql`alter table one_time_tokens_away rename to one_time_tokens`);
+    }
+    expect((await signedPost(client, app.clock.now(), "/api/v1/client/deactivate", body)).status).toBe(204);
+    expect((await operator.post(`${AUTH}/logout`)).status).toBe(204);
+    await app.deps.mailer.idle();
+
+    // The failed queries were logged, with their SQL and without their values.
+    const failures = capture.lines.filter((l) => l.includes("Failed query"));
+    expect(failures.length).toBeGreaterThanOrEqual(3);
+    for (const line of failures) expect(line).not.toMatch(/params/);
+    expect(capture.lines.length).toBeGreaterThan(25);
+
+    expect(leaks(capture.lines, secrets)).toEqual([]);
+  }, 120_000);
+});
+
+describe("without SMTP_URL, mails in the log are the documented exception", () => {
+  const capture = capturingApp({ smtp: false });
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await capture.start();
+  }, 60_000);
+  afterAll(() => app.close());
+
+  it("the link is only in a marked warn line, and nowhere else", async () => {
+    const operator = await app.client({ signIn: true });
+    const target = await createLicensedCompany(operator);
+    const email = "unsent@example.com";
+    await operator.post("/api/v1/panel/users/invite", { email, companyId: target.companyId, role: "viewer" });
+    await app.deps.mailer.idle();
+    const mailLines = capture.lines.filter((l) => l.includes("accept-invite?token="));
+    expect(mailLines).toHaveLength(1);
+    const line = JSON.parse(mailLines[0]!);
+    expect(line).toMatchObject({ level: 40, containsSecret: "mail link", mail: { to: email } });
+    const token = /accept-invite\?token=([\w-]+)/.exec(line.mail.text)![1]!;
+    expect((await (await app.client()).get(`${AUTH}/invite/${token}`)).status).toBe(200);
+    expect(leaks(capture.lines, { token }, true)).toEqual([]);
+  }, 60_000);
+});
