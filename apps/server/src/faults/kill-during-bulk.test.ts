@@ -67,8 +67,8 @@ const bulkOf = (templateId: string, companyId: string) => ({
 });
 
 /**
- * Issues a bulk of 200 to time it, then starts another and kills the server with SIGKILL halfway through
- * that time; after a restart on the same database the second bulk is there whole or not at all.
+ * Issues bulks of 200 to time one, then starts another and kills the server with SIGKILL a third of the
+ * way through that time; after a restart on the same database the second bulk is there whole or not at all.
  */
 async function killDuringBulk(env: Record<string, string>) {
   let server = await startServer(env);
@@ -84,18 +84,22 @@ async function killDuringBulk(env: Record<string, string>) {
     });
     const bulk = bulkOf(template.body.id, company.body.id);
 
+    // The first bulk warms the code paths up; the second, timed, is what the killed one would take.
+    for (let i = 0; i < 2; i++) {
+      const res = await operator.post("/api/v1/panel/licenses/bulk", bulk);
+      expect(res.status).toBe(200);
+      expect(res.body.succeeded).toBe(200);
+    }
     const timed = Date.now();
-    const first = await operator.post("/api/v1/panel/licenses/bulk", bulk);
+    expect((await operator.post("/api/v1/panel/licenses/bulk", bulk)).status).toBe(200);
     const duration = Date.now() - timed;
-    expect(first.status).toBe(200);
-    expect(first.body.succeeded).toBe(200);
 
     let answered: number | undefined;
     const second = operator.post("/api/v1/panel/licenses/bulk", bulk).then(
       (res) => (answered = res.status),
       () => undefined,
     );
-    await sleep(duration / 2);
+    await sleep(duration / 3);
     await kill9(server);
     await second;
 
@@ -105,7 +109,7 @@ async function killDuringBulk(env: Record<string, string>) {
     const count = await licenseCount(after, company.body.id);
     // The kill came while the bulk was in flight: the database holds all of it or none of it.
     expect(answered, "the server answered the bulk before it was killed").toBeUndefined();
-    expect([200, 400]).toContain(count);
+    expect([600, 800]).toContain(count);
 
     // The restarted server works as before: migrations, the operator, a new bulk, readiness.
     const third = await after.post("/api/v1/panel/licenses/bulk", bulk);

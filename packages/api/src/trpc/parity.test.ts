@@ -24,6 +24,11 @@ const twins: Record<string, string> = {
   "POST /panel/operator/users/invite": "operator.users.invite",
   "POST /panel/operator/users/{id}/promote": "operator.users.promote",
   "POST /panel/operator/users/{id}/demote": "operator.users.demote",
+  "GET /panel/operator/overview": "operator.overview",
+  "GET /panel/operator/tenants": "operator.tenants",
+  "GET /panel/operator/licenses": "operator.licenses",
+  "GET /panel/analytics/usage": "analytics.usage",
+  "GET /panel/analytics/distribution": "analytics.distribution",
   "GET /panel/templates": "templates.list",
   "GET /panel/templates/{id}": "templates.get",
   "POST /panel/templates": "templates.create",
@@ -62,6 +67,14 @@ const twins: Record<string, string> = {
   "POST /panel/api-tokens": "apiTokens.create",
   "DELETE /panel/api-tokens/{id}": "apiTokens.revoke",
   "GET /panel/audit": "audit.list",
+  "GET /panel/webhooks/event-types": "webhooks.eventTypes",
+  "GET /panel/webhooks": "webhooks.list",
+  "POST /panel/webhooks": "webhooks.create",
+  "GET /panel/webhooks/{id}": "webhooks.get",
+  "PATCH /panel/webhooks/{id}": "webhooks.update",
+  "DELETE /panel/webhooks/{id}": "webhooks.delete",
+  "GET /panel/webhooks/{id}/deliveries": "webhooks.deliveries",
+  "POST /panel/webhooks/deliveries/{deliveryId}/replay": "webhooks.replay",
 };
 
 /** REST routes with no procedure, on purpose. */
