@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { createServer } from "node:http";
 import { createApp } from "@licensing/api";
 import { TestClient } from "@licensing/api/testing";
-import { bootstrapOperator, createDeps, systemClock, type Deps } from "@licensing/core";
+import { bootstrapOperator, createDeps, systemClock, type Deps, type WebhookSettings } from "@licensing/core";
 import type { Db } from "@licensing/db";
 import { createTestDatabase, type TestDatabase } from "@licensing/db/testing";
 import { sql, type SQL } from "drizzle-orm";
@@ -31,7 +31,12 @@ export interface BenchApp {
  * default), or with `embedded` on an in-memory PGlite. Ctrl-C still drops the scratch database.
  */
 export async function startBenchApp(
-  options: { keep?: boolean; serverUrl?: string; embedded?: boolean } = {},
+  options: {
+    keep?: boolean;
+    serverUrl?: string;
+    embedded?: boolean;
+    webhooks?: Partial<WebhookSettings>;
+  } = {},
 ): Promise<BenchApp> {
   if (options.embedded) delete process.env.TEST_DATABASE_URL;
   else process.env.TEST_DATABASE_URL = options.serverUrl ?? process.env.DATABASE_URL ?? DEFAULT_SERVER_URL;
@@ -45,6 +50,7 @@ export async function startBenchApp(
     logger: pino({ level: "silent" }),
     publicBaseUrl: url,
     masterKey: randomBytes(32),
+    ...(options.webhooks ? { webhooks: options.webhooks } : {}),
   });
   await bootstrapOperator(deps, OPERATOR);
   server.on(

@@ -15,8 +15,15 @@ describe("parseEnv", () => {
       RATE_LIMIT_CLIENT: 100,
       CLIENT_SIGNATURE_MIN_VERSION: "v1",
       LOG_LEVEL: "info",
+      WEBHOOK_POLL_INTERVAL_SECONDS: 15,
+      WEBHOOK_ALLOW_PRIVATE: false,
     });
     expect(parseEnv({ CLIENT_SIGNATURE_MIN_VERSION: "v2" }).CLIENT_SIGNATURE_MIN_VERSION).toBe("v2");
+  });
+
+  it("reads WEBHOOK_ALLOW_PRIVATE as true or false only", () => {
+    expect(parseEnv({ WEBHOOK_ALLOW_PRIVATE: "true" }).WEBHOOK_ALLOW_PRIVATE).toBe(true);
+    expect(parseEnv({ WEBHOOK_ALLOW_PRIVATE: "false" }).WEBHOOK_ALLOW_PRIVATE).toBe(false);
   });
 
   it("treats empty strings as unset and coerces numbers and TRUST_PROXY", () => {
@@ -40,6 +47,8 @@ describe("parseEnv", () => {
     ["HEARTBEAT_RETENTION_DAYS", "a year"],
     ["SMTP_URL", "not a url"],
     ["LOG_LEVEL", "loud"],
+    ["WEBHOOK_POLL_INTERVAL_SECONDS", "0"],
+    ["WEBHOOK_ALLOW_PRIVATE", "yes"],
     ["CLIENT_SIGNATURE_MIN_VERSION", "v3"],
   ])("names %s when its value %j is bad", (name, value) => {
     expect(() => parseEnv({ [name]: value })).toThrow(EnvError);

@@ -27,6 +27,11 @@ export const EnvSchema = z
     RATE_LIMIT_PANEL: positiveInt(300),
     RATE_LIMIT_AUTH: positiveInt(20),
     RATE_LIMIT_CLIENT: positiveInt(100),
+    WEBHOOK_POLL_INTERVAL_SECONDS: positiveInt(15),
+    WEBHOOK_ALLOW_PRIVATE: z
+      .enum(["true", "false"], "must be true or false")
+      .default("false")
+      .transform((v) => v === "true"),
     CLIENT_SIGNATURE_MIN_VERSION: z.enum(["v1", "v2"]).default("v1"),
     HEARTBEAT_RETENTION_DAYS: positiveInt(400),
     TRUST_PROXY: flag,

@@ -1,4 +1,4 @@
-import { analytics, purgeIdempotencyKeys, sweepers } from "@licensing/core";
+import { analytics, purgeIdempotencyKeys, sweepers, webhooks } from "@licensing/core";
 import type { JobDefinition } from "./workers.ts";
 
 export interface JobIntervals {
@@ -6,9 +6,14 @@ export interface JobIntervals {
   sweepIntervalMs: number;
   /** Forgetting idempotency keys past their window (default one hour). */
   idempotencyPurgeIntervalMs: number;
+  /** WEBHOOK_POLL_INTERVAL_SECONDS: the fallback poll of the webhook dispatcher, which commits wake. */
+  webhookPollIntervalMs: number;
   /** Heartbeat partitions and the daily usage rollup (default ten minutes; each has work once a day). */
   analyticsIntervalMs: number;
 }
+
+/** The job that sends due webhook deliveries; woken by NOTIFY webhook_deliveries (decision 0024). */
+export const WEBHOOK_DELIVERY_JOB = "webhook-deliveries";
 
 /** The jobs every server instance runs. */
 export function serverJobs(intervals: JobIntervals): JobDefinition[] {
@@ -27,6 +32,11 @@ export function serverJobs(intervals: JobIntervals): JobDefinition[] {
       id: "idempotency-purge",
       intervalMs: intervals.idempotencyPurgeIntervalMs,
       handler: (deps) => purgeIdempotencyKeys(deps),
+    },
+    {
+      id: WEBHOOK_DELIVERY_JOB,
+      intervalMs: intervals.webhookPollIntervalMs,
+      handler: (deps) => webhooks.dispatchDueDeliveries(deps),
     },
     {
       id: "heartbeat-partitions",

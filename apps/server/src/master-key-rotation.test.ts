@@ -54,7 +54,7 @@ afterAll(async () => {
 });
 
 describe("npm run rotate-master-key", () => {
-  it("re-seals signing keys and TOTP secrets in one go; the service keeps signing with the same key pair", async () => {
+  it("re-seals signing keys, TOTP secrets and webhook secrets in one go; the service keeps signing with the same key pair", async () => {
     const before = await issueWith(oldKey);
     expect(before.status).toBe(201);
     const [operator] = await database.db.select().from(tables.users);
@@ -62,11 +62,19 @@ describe("npm run rotate-master-key", () => {
       .update(tables.users)
       .set({ totpSecret: createSecretBox(Buffer.from(oldKey, "base64")).seal(TOTP_SECRET) })
       .where(eq(tables.users.id, operator!.id));
+    const WEBHOOK_SECRET = "webhook-secret-0123456789";
+    await database.db.insert(tables.webhookEndpoints).values({
+      url: "https://hooks.example.com/in",
+      secretSealed: createSecretBox(Buffer.from(oldKey, "base64")).seal(WEBHOOK_SECRET),
+      events: ["license.issued"],
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    });
 
     const newKey = generateMasterKey();
     const env = parseEnv({ DATA_DIR: dataDir, LICENSING_MASTER_KEY: oldKey });
     const outcome = await rotateMasterKeyOf(env, parseMasterKey(newKey), database);
-    expect(outcome).toMatchObject({ signingKeys: 1, totpSecrets: 1, keyFile: null });
+    expect(outcome).toMatchObject({ signingKeys: 1, totpSecrets: 1, webhookSecrets: 1, keyFile: null });
 
     const [key] = await database.db.select().from(tables.signingKeys);
     const [user] = await database.db.select().from(tables.users);
@@ -75,6 +83,9 @@ describe("npm run rotate-master-key", () => {
     expect(boxNew.open(user!.totpSecret!).toString()).toBe(TOTP_SECRET);
     expect(() => boxOld.open(key!.privateKeySealed)).toThrow();
     expect(() => boxOld.open(user!.totpSecret!)).toThrow();
+    const [endpoint] = await database.db.select().from(tables.webhookEndpoints);
+    expect(boxNew.open(endpoint!.secretSealed).toString()).toBe(WEBHOOK_SECRET);
+    expect(() => boxOld.open(endpoint!.secretSealed)).toThrow();
 
     const after = await issueWith(newKey, before.templateId);
     expect(after).toMatchObject({ status: 201, publicKey: before.publicKey });
@@ -106,7 +117,7 @@ describe("npm run rotate-master-key", () => {
       await db.dispose();
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
 
   it("refuses a new key that is not 32 bytes of base64, or no current key at all", async () => {
     expect(() => parseMasterKey("too-short")).toThrow(/32 bytes, base64-encoded/);

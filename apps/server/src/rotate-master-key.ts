@@ -9,7 +9,7 @@ import { generateMasterKey, parseMasterKey, rotateMasterKeyOf } from "./master-k
  */
 const usage =
   "usage: npm run rotate-master-key -- --generate | --new-key-stdin\n" +
-  "Re-seals signing keys and TOTP secrets under a new LICENSING_MASTER_KEY. Stop every server first.";
+  "Re-seals signing keys, TOTP secrets and webhook secrets under a new LICENSING_MASTER_KEY. Stop every server first.";
 
 const args = process.argv.slice(2);
 if (args.length !== 1 || !["--generate", "--new-key-stdin"].includes(args[0]!)) {
@@ -23,7 +23,7 @@ try {
   if (args[0] === "--generate" && env.LICENSING_MASTER_KEY) console.log(newKey.toString("base64"));
   const outcome = await rotateMasterKeyOf(env, newKey);
   console.error(
-    `Re-sealed ${outcome.signingKeys} signing keys and ${outcome.totpSecrets} TOTP secrets under the new master key.`,
+    `Re-sealed ${outcome.signingKeys} signing keys, ${outcome.totpSecrets} TOTP secrets and ${outcome.webhookSecrets} webhook secrets under the new master key.`,
   );
   if (outcome.keyFile) {
     console.error(

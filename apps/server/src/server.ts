@@ -3,12 +3,20 @@ import type { AddressInfo } from "node:net";
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import { answerClientErrors, createApp, createLogger } from "@licensing/api";
-import { bootstrapOperator, createDeps, systemClock, type Clock, type Deps } from "@licensing/core";
+import {
+  bootstrapOperator,
+  createDeps,
+  systemClock,
+  webhooks,
+  type Clock,
+  type Deps,
+  type WebhookSettings,
+} from "@licensing/core";
 import { createDatabase, type Database } from "@licensing/db";
 import { pino, type Logger } from "pino";
 import type { Env } from "./env.ts";
 import { loadMasterKey } from "./master-key.ts";
-import { serverJobs } from "./jobs.ts";
+import { serverJobs, WEBHOOK_DELIVERY_JOB } from "./jobs.ts";
 import { connectRedis } from "./redis.ts";
 import { startWorkers, type JobDefinition, type Workers } from "./workers.ts";
 
@@ -29,6 +37,8 @@ export interface StartOptions {
   validateResponses?: boolean;
   /** How often the expiry and silence sweepers run (default one minute). */
   sweepIntervalMs?: number;
+  /** Webhook settings the environment does not carry (tests: a short timeout, a resolver). */
+  webhooks?: Partial<WebhookSettings>;
   /** More jobs to run beside the server's own. */
   jobs?: JobDefinition[];
 }
@@ -75,6 +85,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
       defaultTrialDays: env.LICENSING_DEFAULT_TRIAL_DAYS,
       heartbeatIntervalSeconds: env.LICENSING_HEARTBEAT_INTERVAL_SECONDS,
     },
+    webhooks: { ...options.webhooks, allowPrivate: env.WEBHOOK_ALLOW_PRIVATE },
     analytics: { heartbeatRetentionDays: env.HEARTBEAT_RETENTION_DAYS },
   });
   await ensureOperator(deps, env);
@@ -91,9 +102,12 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
   const jobs = serverJobs({
     sweepIntervalMs: options.sweepIntervalMs ?? SWEEP_INTERVAL_MS,
     idempotencyPurgeIntervalMs: IDEMPOTENCY_PURGE_INTERVAL_MS,
+    webhookPollIntervalMs: env.WEBHOOK_POLL_INTERVAL_SECONDS * 1000,
     analyticsIntervalMs: ANALYTICS_INTERVAL_MS,
   });
   const workers = startWorkers(deps, [...jobs, ...(options.jobs ?? [])]);
+  // Commits that create or replay deliveries, in this instance or another, wake the dispatcher at once.
+  const unlisten = await database.listen(webhooks.WAKE_CHANNEL, () => workers.wake(WEBHOOK_DELIVERY_JOB));
   const server = createServer(app);
   answerClientErrors(server, logger);
   await new Promise<void>((resolve, reject) => {
@@ -113,6 +127,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
     workers,
     async close() {
       await closeHttp(server);
+      await unlisten();
       await workers.stop();
       await deps.mailer.idle();
       redis?.disconnect();

@@ -19,6 +19,7 @@ import { operatorRoutes } from "./rest/operator/routes.ts";
 import { analyticsRoutes } from "./rest/analytics/routes.ts";
 import { templateRoutes } from "./rest/templates/routes.ts";
 import { licenseRoutes } from "./rest/licenses/routes.ts";
+import { webhookRoutes } from "./rest/webhooks/routes.ts";
 import { contourRateLimit, redisOutageWarning, type Contour, type RateLimits } from "./rest/rate-limit.ts";
 import { mountRoutes, type Route } from "./rest/route.ts";
 import { appRouter } from "./trpc/app-router.ts";
@@ -48,6 +49,7 @@ const panelRoutes: Route[] = [
   ...auditRoutes,
   ...analyticsRoutes,
   ...activationRoutes,
+  ...webhookRoutes,
 ];
 
 /** Every REST route, in one list: the Express routes and the OpenAPI document both come from it. */

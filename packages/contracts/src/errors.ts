@@ -99,6 +99,13 @@ export const errorCatalogue = {
   "hmac.malformed": "Unauthorized",
   "hmac.stale": "Unauthorized",
   "hmac.mismatch": "Unauthorized",
+
+  "webhook.not_found": "NotFound",
+  "webhook.invalid_url": "Validation",
+  "webhook.url_not_allowed": "Validation",
+  "webhook.secret_too_short": "Validation",
+  "webhook.invalid_events": "Validation",
+  "webhook_delivery.not_found": "NotFound",
   "hmac.v2_required": "Unauthorized",
 } as const satisfies Record<string, ErrorKind>;
 

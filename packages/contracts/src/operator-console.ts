@@ -9,7 +9,7 @@ const paging = {
   pageSize: z.coerce.number().int().min(1).max(LICENSE_PAGE_SIZE.max).default(LICENSE_PAGE_SIZE.default),
 };
 
-/** Webhook figures of the overview; zero until the webhooks tables exist. */
+/** Webhook figures of the overview. */
 export const OperatorWebhookOverview = z.object({
   webhookEndpoints: count.meta({ description: "Active webhook endpoints" }),
   deliveryHealthLast24h: z

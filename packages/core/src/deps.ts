@@ -1,3 +1,4 @@
+import { lookup } from "node:dns/promises";
 import type { Db } from "@licensing/db";
 import type { Logger } from "pino";
 import { createActivationState, type ActivationState } from "./activations/state.ts";
@@ -15,8 +16,25 @@ export interface CoreConfig {
   /** Links in mails are built on it, e.g. `${publicBaseUrl}/accept-invite?token=…`. */
   publicBaseUrl: string;
   licensing: LicensingSettings;
+  webhooks: WebhookSettings;
   analytics: AnalyticsSettings;
 }
+
+/** Outgoing webhooks (spec §6, ARCHITECTURE.md §3). */
+export interface WebhookSettings {
+  /** WEBHOOK_ALLOW_PRIVATE: let endpoint URLs resolve to loopback, private, link-local or metadata addresses. */
+  allowPrivate: boolean;
+  /** Time a receiver has to answer, from the connection to the last byte (spec: 30 seconds). */
+  timeoutMs: number;
+  /** Resolves a host name to its addresses; the system resolver unless replaced (tests). */
+  resolveHost: (hostname: string) => Promise<string[]>;
+}
+
+export const defaultWebhookSettings: WebhookSettings = {
+  allowPrivate: false,
+  timeoutMs: 30_000,
+  resolveHost: async (hostname) => (await lookup(hostname, { all: true })).map((a) => a.address),
+};
 
 /** Heartbeat storage (decision 0027). */
 export interface AnalyticsSettings {
@@ -82,6 +100,7 @@ export interface DepsOptions {
   masterKey: Buffer;
   smtpUrl?: string | undefined;
   licensing?: Partial<LicensingSettings> | undefined;
+  webhooks?: Partial<WebhookSettings> | undefined;
   analytics?: Partial<AnalyticsSettings> | undefined;
   /** Argon2 cost; defaults to the library's (OWASP baseline). */
   passwordHashing?: PasswordHashParams | undefined;
@@ -103,6 +122,7 @@ export function createDeps(options: DepsOptions): Deps {
     config: {
       publicBaseUrl,
       licensing: { ...defaultLicensingSettings, ...options.licensing },
+      webhooks: { ...defaultWebhookSettings, ...options.webhooks },
       analytics: { ...defaultAnalyticsSettings, ...options.analytics },
     },
     secrets,

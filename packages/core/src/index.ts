@@ -1,6 +1,13 @@
 export { AppError, fail } from "./errors.ts";
 export { createManualClock, systemClock, DAY, HOUR, MINUTE, type Clock, type ManualClock } from "./clock.ts";
-export { createDeps, type CoreConfig, type Deps, type DepsOptions, type RequestInfo } from "./deps.ts";
+export {
+  createDeps,
+  type WebhookSettings,
+  type CoreConfig,
+  type Deps,
+  type DepsOptions,
+  type RequestInfo,
+} from "./deps.ts";
 export { createSecretBox, type SecretBox } from "./crypto/secret-box.ts";
 export { rotateMasterKey, type RotationResult } from "./crypto/rotate-master-key.ts";
 export {
@@ -46,6 +53,7 @@ export * as templates from "./templates/index.ts";
 export * as licenses from "./licenses/index.ts";
 export * as activations from "./activations/index.ts";
 export * as sweepers from "./sweepers/index.ts";
+export * as webhooks from "./webhooks/index.ts";
 export { checkDatabase, isDatabaseUnavailable } from "./health.ts";
 export * as analytics from "./analytics/index.ts";
 export { findUnstorable, type UnstorableText } from "./validation/storable-text.ts";

@@ -32,6 +32,13 @@ export interface Database {
   migrate(): Promise<void>;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
+  /**
+   * Calls `onNotify` for every `NOTIFY channel` committed by any connection (on PGlite: by this process,
+   * the only one). On a server it holds one dedicated connection and reconnects when it drops, calling
+   * `onNotify` once after each reconnection, since notifications sent meanwhile are lost. Resolves with
+   * a function that stops listening.
+   */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -123,6 +130,7 @@ function createPostgres(url: string, max: number): Database {
     async ping() {
       await db.execute(sql`select 1`);
     },
+    listen: (channel, onNotify) => listenPostgres(url, channel, onNotify),
     close: async () => {
       await Promise.all([pool.end(), telemetryPool.end()]);
     },
@@ -167,6 +175,60 @@ function createEmbedded(dataDir: string | undefined): Database {
     async ping() {
       await db.execute(sql`select 1`);
     },
+    async listen(channel, onNotify) {
+      const unsubscribe = await client.listen(channel, () => onNotify());
+      return async () => {
+        if (!client.closed) await unsubscribe();
+      };
+    },
     close: () => client.close(),
+  };
+}
+
+const RECONNECT_DELAY_MS = 1_000;
+
+/** LISTEN on a connection of its own (a pooled one would be handed to other queries). */
+async function listenPostgres(url: string, channel: string, onNotify: () => void) {
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const open = async () => {
+    const next = new pg.Client({ connectionString: url });
+    const dropped = () => {
+      if (client !== next) return;
+      client = undefined;
+      void next.end().catch(() => {});
+      reconnectLater();
+    };
+    next.on("notification", (message) => {
+      if (message.channel === channel) onNotify();
+    });
+    next.on("error", dropped);
+    next.on("end", dropped);
+    client = next;
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    } catch (error) {
+      dropped();
+      throw error;
+    }
+  };
+  const reconnectLater = () => {
+    if (stopped || retry) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      if (!stopped) open().then(onNotify, () => {});
+    }, RECONNECT_DELAY_MS);
+    retry.unref();
+  };
+  // A first failure is retried in the background like a later one; meanwhile the caller's poll covers.
+  await open().catch(() => {});
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    const current = client;
+    client = undefined;
+    await current?.end().catch(() => {});
   };
 }

@@ -3,6 +3,8 @@ import pg from "pg";
 import { createDatabase, type Database } from "./database.ts";
 
 export interface TestDatabase extends Database {
+  /** The postgres:// URL of the test database (absent on PGlite), for a second instance's connections. */
+  url?: string;
   /** Closes the connections and drops what the test created. */
   dispose(): Promise<void>;
 }
@@ -26,6 +28,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await database.migrate();
   return {
     ...database,
+    url: url.toString(),
     async dispose() {
       await database.close();
       await adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

@@ -346,6 +346,30 @@ const rows: Row[] = [
     }),
     expect: { ...operatorOnly, operator: "201" },
   },
+  // Webhooks
+  {
+    operation: "read event types",
+    minimum: "any",
+    call: async () => ({ method: "GET", path: `${p}/webhooks/event-types` }),
+    expect: everyone("200"),
+  },
+  {
+    operation: "read webhooks",
+    minimum: "Operator",
+    call: async () => ({ method: "GET", path: `${p}/webhooks` }),
+    expect: operatorOnly,
+  },
+  {
+    operation: "write webhooks",
+    minimum: "Operator",
+    call: async () => ({
+      method: "POST",
+      path: `${p}/webhooks`,
+      // An address literal: the SSRF check needs no DNS, and it is public.
+      body: { url: "https://93.184.216.34/hooks", secret: "0123456789abcdef", events: ["license.issued"] },
+    }),
+    expect: { ...operatorOnly, operator: "201" },
+  },
   // Audit and the operator group
   {
     operation: "read the audit log",

@@ -8,6 +8,7 @@ import {
   type Deps,
   type DepsOptions,
   type ManualClock,
+  type WebhookSettings,
 } from "@licensing/core";
 import { createTestDatabase, type TestDatabase } from "@licensing/db/testing";
 import type { Redis } from "ioredis";
@@ -49,6 +50,7 @@ export interface TestAppOptions {
   rateLimitPrefix?: string;
   /** Where logs go; silent by default (TEST_LOG_LEVEL=debug shows them). */
   logger?: Logger;
+  webhooks?: Partial<WebhookSettings>;
   /** CLIENT_SIGNATURE_MIN_VERSION (default v1). */
   clientSignatureMinVersion?: "v1" | "v2";
   /** false: no SMTP_URL, mails go to the log and the outbox table only (the receiver still runs). */
@@ -78,6 +80,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     masterKey: options.masterKey ?? randomBytes(32),
     smtpUrl: options.smtp === false ? undefined : smtp.url,
     clientSignatureMinVersion: options.clientSignatureMinVersion,
+    ...(options.webhooks ? { webhooks: options.webhooks } : {}),
     analytics: options.analytics,
   });
   await bootstrapOperator(deps, OPERATOR);

@@ -9,6 +9,7 @@ import { usersRouter } from "./routers/users.ts";
 import { apiTokensRouter } from "./routers/api-tokens.ts";
 import { auditRouter } from "./routers/audit.ts";
 import { activationsRouter } from "./routers/activations.ts";
+import { webhooksRouter } from "./routers/webhooks.ts";
 import { analyticsRouter } from "./routers/analytics.ts";
 
 export const appRouter = router({
@@ -21,6 +22,7 @@ export const appRouter = router({
   apiTokens: apiTokensRouter,
   audit: auditRouter,
   activations: activationsRouter,
+  webhooks: webhooksRouter,
   analytics: analyticsRouter,
 });
 

@@ -5,10 +5,12 @@ import type { SecretBox } from "./secret-box.ts";
 export interface RotationResult {
   signingKeys: number;
   totpSecrets: number;
+  webhookSecrets: number;
 }
 
 /**
- * Re-seals every value sealed under the master key (signing private keys, TOTP secrets) from `from` to
+ * Re-seals every value sealed under the master key (signing private keys, TOTP secrets, webhook
+ * endpoint secrets) from `from` to
  * `to`, in one transaction: either all of them move to the new key or none does. Each value is opened
  * with the new key before the commit, so a wrong key never leaves the database half rotated. Run it with
  * every server stopped: a server still holding the old key cannot open what it seals afterwards.
@@ -41,6 +43,16 @@ export async function rotateMasterKey(db: Db, from: SecretBox, to: SecretBox): P
         .set({ totpSecret: reseal(user.sealed!) })
         .where(eq(tables.users.id, user.id));
     }
-    return { signingKeys: keys.length, totpSecrets: users.length };
+    const endpoints = await tx
+      .select({ id: tables.webhookEndpoints.id, sealed: tables.webhookEndpoints.secretSealed })
+      .from(tables.webhookEndpoints)
+      .for("update");
+    for (const endpoint of endpoints) {
+      await tx
+        .update(tables.webhookEndpoints)
+        .set({ secretSealed: reseal(endpoint.sealed) })
+        .where(eq(tables.webhookEndpoints.id, endpoint.id));
+    }
+    return { signingKeys: keys.length, totpSecrets: users.length, webhookSecrets: endpoints.length };
   });
 }

@@ -9,4 +9,5 @@ export * from "./licenses.ts";
 export * from "./activations.ts";
 export * from "./outbox.ts";
 export * from "./idempotency.ts";
+export * from "./webhooks.ts";
 export * from "./analytics.ts";

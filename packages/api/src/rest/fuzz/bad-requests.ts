@@ -33,6 +33,8 @@ const codeUnitString = fc.string({
 });
 
 const nastyStrings = fc.oneof(
+  // The issue's families first: text PostgreSQL cannot store.
+  { weight: 2, arbitrary: fc.constantFrom("a\u0000b", "\u0000", "\ud800x", "x\udc00", "\udfff\ud800") },
   fc.constantFrom(
     "a\u0000b",
     "\u0000",
@@ -81,7 +83,7 @@ const nastyStrings = fc.oneof(
 );
 
 const nastyValues: fc.Arbitrary<unknown> = fc.oneof(
-  nastyStrings,
+  { weight: 4, arbitrary: nastyStrings },
   fc.constantFrom(0, -1, 1.5, 2 ** 53, -(2 ** 63), 1e308, 5e-324, true, false, null, [], {}),
   fc.integer(),
   fc.double(),
@@ -97,10 +99,12 @@ function plausible(
   document: OpenApiDocument,
   known: Known,
   depth = 0,
+  strict = false,
 ): fc.Arbitrary<unknown> {
   const s = resolve(schema, document);
   const options = (s.anyOf ?? s.oneOf) as JsonSchema[] | undefined;
-  if (options?.length) return fc.oneof(...options.map((o) => plausible(o, document, known, depth + 1)));
+  if (options?.length)
+    return fc.oneof(...options.map((o) => plausible(o, document, known, depth + 1, strict)));
   if (Array.isArray(s.enum)) return fc.constantFrom(...(s.enum as unknown[]));
   if (s.const !== undefined) return fc.constant(s.const);
   switch (s.type) {
@@ -108,9 +112,14 @@ function plausible(
       if (s.format === "uuid") return fc.oneof(fc.constantFrom(...known.ids), fc.uuid());
       if (s.format === "email") return fc.constantFrom("someone@example.com", "root@example.com");
       if (s.format === "date-time") return fc.date({ noInvalidDate: true }).map((d) => d.toISOString());
+      if (typeof s.pattern === "string") return fc.stringMatching(new RegExp(s.pattern));
       return fc.oneof(
         fc.constantFrom(...known.licenseKeys, '{"features":["x"]}', "{}"),
-        fc.string({ maxLength: 20 }),
+        fc.stringMatching(/^[a-z][a-z0-9-]{2,20}$/),
+        fc.string({
+          minLength: Math.min(Number(s.minLength ?? 1), 20),
+          maxLength: Math.max(Math.min(Number(s.maxLength ?? 20), 20), 1),
+        }),
       );
     case "integer":
       return fc.integer({ min: -5, max: 400 });
@@ -123,34 +132,83 @@ function plausible(
     case "array":
       return depth > 3
         ? fc.constant([])
-        : fc.array(plausible((s.items as JsonSchema) ?? {}, document, known, depth + 1), { maxLength: 3 });
+        : fc.array(plausible((s.items as JsonSchema) ?? {}, document, known, depth + 1, strict), {
+            maxLength: 3,
+          });
     case "object":
-      return depth > 3 ? fc.constant({}) : objectOf(s, document, known, depth + 1);
+      return depth > 3 ? fc.constant({}) : objectOf(s, document, known, depth + 1, strict);
     default:
       return nastyValues;
   }
 }
 
-/** Each property: left out, plausible, or hostile; sometimes an unknown property beside them. */
-function objectOf(schema: JsonSchema, document: OpenApiDocument, known: Known, depth: number) {
+/**
+ * Half the time every property is plausible but one, which is hostile: such a request passes the schema
+ * check of its siblings and reaches the deeper code. Otherwise each property is left out, plausible or
+ * hostile at random, sometimes with an unknown property beside them.
+ */
+function objectOf(
+  schema: JsonSchema,
+  document: OpenApiDocument,
+  known: Known,
+  depth: number,
+  strict = false,
+) {
   const properties = Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>);
-  const fields = properties.map(([name, property]) =>
-    fc
-      .oneof(
-        { weight: 1, arbitrary: fc.constant(undefined) },
-        { weight: 3, arbitrary: plausible(property, document, known, depth) },
-        { weight: 2, arbitrary: nastyValues },
+  if (strict) {
+    const required = new Set((schema.required ?? []) as string[]);
+    return fc
+      .tuple(
+        ...properties.map(([name, property]) =>
+          (required.has(name)
+            ? plausible(property, document, known, depth, true)
+            : fc.option(plausible(property, document, known, depth, true), { nil: undefined })
+          ).map((value) => [name, value] as const),
+        ),
       )
-      .map((value) => [name, value] as const),
-  );
-  return fc
-    .tuple(fc.tuple(...fields), fc.option(fc.tuple(codeUnitString, nastyValues), { freq: 5 }))
-    .map(([entries, extra]) => {
-      const value: Record<string, unknown> = {};
-      for (const [name, v] of entries) if (v !== undefined) value[name] = v;
-      if (extra) value[extra[0]] = extra[1];
-      return value;
-    });
+      .map((entries) => {
+        const value: Record<string, unknown> = {};
+        for (const [name, v] of entries) if (v !== undefined) value[name] = v;
+        return value;
+      });
+  }
+  const build = (entries: readonly (readonly [string, unknown])[], extra: [string, unknown] | null) => {
+    const value: Record<string, unknown> = {};
+    for (const [name, v] of entries) if (v !== undefined) value[name] = v;
+    if (extra) value[extra[0]] = extra[1];
+    return value;
+  };
+  const mixed = fc
+    .tuple(
+      fc.tuple(
+        ...properties.map(([name, property]) =>
+          fc
+            .oneof(
+              { weight: 1, arbitrary: fc.constant(undefined) },
+              { weight: 3, arbitrary: plausible(property, document, known, depth) },
+              { weight: 2, arbitrary: nastyValues },
+            )
+            .map((value) => [name, value] as const),
+        ),
+      ),
+      fc.option(fc.tuple(codeUnitString, nastyValues), { freq: 5 }),
+    )
+    .map(([entries, extra]) => build(entries, extra));
+  if (properties.length === 0) return mixed;
+  const oneBad = fc
+    .nat({ max: properties.length - 1 })
+    .chain((bad) =>
+      fc
+        .tuple(
+          ...properties.map(([name, property], i) =>
+            (i === bad ? nastyValues : plausible(property, document, known, depth)).map(
+              (value) => [name, value] as const,
+            ),
+          ),
+        )
+        .map((entries) => build(entries, null)),
+    );
+  return fc.oneof(oneBad, mixed);
 }
 
 /** Percent-encodes every UTF-16 unit it can; a lone surrogate becomes the bytes of its code point (CESU-8). */
@@ -167,8 +225,22 @@ const encodeUnits = (text: string) =>
 
 const badPathSegments = (known: Known) =>
   fc.oneof(
-    fc.constantFrom("%ZZ", "%E0%A4%A", "%", "%00", "%ED%A0%80", "%C0%AF", "%FF", "..", "%2F", "a%2Fb", "%25"),
-    fc.constantFrom(...known.ids, ...known.licenseKeys),
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        "%ZZ",
+        "%E0%A4%A",
+        "%",
+        "%00",
+        "%ED%A0%80",
+        "%C0%AF",
+        "%FF",
+        "..",
+        "%2F",
+        "%25",
+      ),
+    },
+    { weight: 3, arbitrary: fc.constantFrom(...known.ids, ...known.licenseKeys) },
     fc.uuid(),
     nastyStrings.map(encodeUnits),
   );
@@ -233,7 +305,16 @@ const signatureHeaders = (known: Known) =>
 
 const credentials = (known: Known) =>
   fc
-    .constantFrom("none", "operator", "bearer", "bogus-cookie", "bogus-bearer")
+    .constantFrom(
+      "none",
+      "operator",
+      "operator",
+      "operator",
+      "bearer",
+      "bearer",
+      "bogus-cookie",
+      "bogus-bearer",
+    )
     .map((kind): Record<string, string> => {
       if (kind === "operator") return known.cookie() ? { cookie: `service.auth=${known.cookie()}` } : {};
       if (kind === "bearer") return { authorization: `Bearer ${known.bearer}` };
@@ -241,6 +322,32 @@ const credentials = (known: Known) =>
       if (kind === "bogus-bearer") return { authorization: "Bearer svc_pat_" + "A".repeat(43) };
       return {};
     });
+
+/** The issue's text families, slipped into an otherwise well-formed request. */
+const unstorableText = fc.constantFrom("\u0000", "\ud800", "\udc00", "a\u0000");
+
+/** Puts `text` into the `pick`-th string leaf of `value` (keys included), if it has one. */
+function inject(value: unknown, pick: number, text: string): unknown {
+  const leaves: ((v: string) => void)[] = [];
+  const visit = (node: unknown, set: (v: unknown) => void) => {
+    if (typeof node === "string") leaves.push((t) => set(node + t));
+    else if (Array.isArray(node)) node.forEach((child, i) => visit(child, (v) => (node[i] = v)));
+    else if (node && typeof node === "object") {
+      const record = node as Record<string, unknown>;
+      for (const [key, child] of Object.entries(record)) {
+        visit(child, (v) => (record[key] = v));
+        leaves.push((t) => {
+          record[key + t] = record[key];
+          delete record[key];
+        });
+      }
+    }
+  };
+  let root = value;
+  visit(value, (v) => (root = v));
+  if (leaves.length) leaves[pick % leaves.length]!(text);
+  return root;
+}
 
 /** One hostile request to `operation`. */
 export function badRequest(
@@ -258,8 +365,11 @@ export function badRequest(
         fc
           .option(
             fc.oneof(
-              plausible(p.schema, document, known).map((v) => encodeUnits(String(v))),
-              queryValue,
+              {
+                weight: 2,
+                arbitrary: plausible(p.schema, document, known).map((v) => encodeUnits(String(v))),
+              },
+              { weight: 1, arbitrary: queryValue },
             ),
             { freq: 3 },
           )
@@ -273,7 +383,13 @@ export function badRequest(
     .map((parts) => parts.filter(Boolean).join("&"));
   const bodyArb: fc.Arbitrary<string | undefined> = operation.body
     ? fc.oneof(
-        { weight: 6, arbitrary: plausible(operation.body, document, known).map((v) => JSON.stringify(v)) },
+        { weight: 4, arbitrary: plausible(operation.body, document, known).map((v) => JSON.stringify(v)) },
+        {
+          weight: 3,
+          arbitrary: fc
+            .tuple(plausible(operation.body, document, known, 0, true), fc.nat(), unstorableText)
+            .map(([v, pick, text]) => JSON.stringify(inject(v, pick, text))),
+        },
         { weight: 1, arbitrary: rawBodies },
       )
     : fc.option(rawBodies, { freq: 5 }).map((b) => b ?? undefined);

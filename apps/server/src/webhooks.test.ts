@@ -1,0 +1,76 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createManualClock } from "@licensing/core";
+import { createTestDatabase } from "@licensing/db/testing";
+import { TestClient } from "@licensing/api/testing";
+import { startWebhookReceiver } from "@licensing/api/testing/webhook-receiver";
+import { pino } from "pino";
+import { describe, expect, it } from "vitest";
+import { parseEnv } from "./env.ts";
+import { startServer } from "./server.ts";
+
+describe("the server's webhook worker", () => {
+  it("sends a delivery within a second of the commit and a replay at once, with the poll an hour away", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "licensing-webhooks-"));
+    const database = await createTestDatabase();
+    const clock = createManualClock(new Date());
+    const secret = "server-webhook-secret-123";
+    const hooks = await startWebhookReceiver({ secret, now: () => clock.now() });
+    // Everything the server logs, at the most verbose level: the secret must never be among it.
+    const logs: string[] = [];
+    const server = await startServer(
+      parseEnv({
+        PORT: "0",
+        DATA_DIR: dataDir,
+        BOOTSTRAP_OPERATOR_EMAIL: "ops@example.com",
+        BOOTSTRAP_OPERATOR_PASSWORD: "ops-password",
+        WEBHOOK_POLL_INTERVAL_SECONDS: "3600",
+        WEBHOOK_ALLOW_PRIVATE: "true",
+      }),
+      {
+        database,
+        clock,
+        logger: pino({ level: "trace" }, { write: (line: string) => void logs.push(line) }),
+      },
+    );
+    try {
+      const operator = new TestClient(server.url);
+      await operator.login("ops@example.com", "ops-password");
+      const post = async (path: string, body?: unknown) => operator.post(`/api/v1/panel${path}`, body);
+      const endpoint = (
+        await post("/webhooks", { url: hooks.url, secret, description: "", events: ["license.issued"] })
+      ).body;
+      const company = (await post("/companies", { name: "Acme", slug: "acme" })).body;
+      const template = (
+        await post("/templates", {
+          name: "Editor",
+          productCode: "EDITOR",
+          defaultOfflineDays: 7,
+          defaultValidityDays: 30,
+        })
+      ).body;
+
+      let started = Date.now();
+      expect((await post("/licenses", { companyId: company.id, templateId: template.id })).status).toBe(201);
+      const [first] = await hooks.waitFor(1, 1_000);
+      expect(Date.now() - started).toBeLessThan(1_000);
+      expect(first!.verified).toEqual({ xServiceSignature: true, standardWebhooks: true });
+
+      started = Date.now();
+      expect((await post(`/webhooks/deliveries/${first!.deliveryId}/replay`)).status).toBe(204);
+      const [, again] = await hooks.waitFor(2, 1_000);
+      expect(Date.now() - started).toBeLessThan(1_000);
+      expect(again!.deliveryId).toBe(first!.deliveryId);
+      const deliveries = await operator.get(`/api/v1/panel/webhooks/${endpoint.id}/deliveries`);
+      expect(deliveries.body).toMatchObject([
+        { id: first!.deliveryId, status: "Succeeded", attemptCount: 1 },
+      ]);
+    } finally {
+      await server.close();
+      await hooks.close();
+      await database.dispose();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

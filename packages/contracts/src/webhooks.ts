@@ -1,0 +1,79 @@
+import { z } from "zod";
+import { Timestamp, Uuid } from "./common.ts";
+import { EventType } from "./events.ts";
+
+/** The event types an endpoint subscribes to: the catalogue of events.ts. */
+export const WebhookEventType = EventType;
+export type WebhookEventType = EventType;
+
+export const WebhookDeliveryStatus = z.enum(["Pending", "Succeeded", "Failed"]);
+export type WebhookDeliveryStatus = z.infer<typeof WebhookDeliveryStatus>;
+
+export const WebhookEndpointResponse = z
+  .object({
+    id: Uuid,
+    url: z.string(),
+    description: z.string(),
+    isActive: z.boolean(),
+    events: z.array(WebhookEventType),
+    lastDeliveryAt: Timestamp.nullable().meta({ description: "when a delivery was last attempted" }),
+    createdAt: Timestamp,
+  })
+  .meta({ id: "WebhookEndpointResponse", description: "The secret is never returned." });
+export type WebhookEndpointResponse = z.infer<typeof WebhookEndpointResponse>;
+
+/** The request body sent to an endpoint. */
+export const WebhookEnvelope = z
+  .object({ event: WebhookEventType, occurredAt: Timestamp, data: z.record(z.string(), z.unknown()) })
+  .meta({ id: "WebhookEnvelope" });
+export type WebhookEnvelope = z.infer<typeof WebhookEnvelope>;
+
+export const WebhookDeliveryResponse = z
+  .object({
+    id: Uuid.meta({ description: "also sent as X-Service-Delivery and webhook-id" }),
+    endpointId: Uuid,
+    eventType: WebhookEventType,
+    payload: WebhookEnvelope,
+    status: WebhookDeliveryStatus,
+    attemptCount: z.int(),
+    responseStatusCode: z.int().nullable(),
+    responseBody: z.string().nullable().meta({ description: "the first 2000 characters" }),
+    lastError: z.string().nullable(),
+    nextAttemptAt: Timestamp.nullable(),
+    lastAttemptAt: Timestamp.nullable(),
+    createdAt: Timestamp,
+  })
+  .meta({ id: "WebhookDeliveryResponse" });
+export type WebhookDeliveryResponse = z.infer<typeof WebhookDeliveryResponse>;
+
+// url, secret and events are checked by core, so each failure carries its own code
+// (webhook.invalid_url, webhook.secret_too_short, webhook.invalid_events) rather than request.invalid.
+export const CreateWebhookRequest = z
+  .object({
+    url: z
+      .string()
+      .max(2000)
+      .meta({ description: "absolute http(s) URI", example: "https://example.com/hooks" }),
+    secret: z.string().max(500).meta({ description: "at least 16 characters; never returned" }),
+    description: z.string().max(500).nullish(),
+    events: z.array(z.string()).max(50).meta({ description: "event types from GET /webhooks/event-types" }),
+  })
+  .meta({ id: "CreateWebhookRequest" });
+export type CreateWebhookRequest = z.infer<typeof CreateWebhookRequest>;
+
+export const UpdateWebhookRequest = z
+  .object({
+    url: z.string().max(2000).optional(),
+    secret: z.string().max(500).optional(),
+    description: z.string().max(500).nullish(),
+    isActive: z.boolean().optional(),
+    events: z.array(z.string()).max(50).optional(),
+  })
+  .meta({ id: "UpdateWebhookRequest" });
+export type UpdateWebhookRequest = z.infer<typeof UpdateWebhookRequest>;
+
+export const ListWebhookDeliveriesQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50).meta({ description: "1..200, default 50" }),
+});
+
+export const DeliveryIdParams = z.object({ deliveryId: Uuid });

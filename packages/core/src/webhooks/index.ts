@@ -1,0 +1,22 @@
+export {
+  listEventTypes,
+  listEndpoints,
+  getEndpoint,
+  createEndpoint,
+  updateEndpoint,
+  deleteEndpoint,
+  listDeliveries,
+  replayDelivery,
+  WAKE_CHANNEL,
+} from "./endpoints.ts";
+export {
+  claimDueDeliveries,
+  sendDelivery,
+  saveOutcome,
+  dispatchDueDeliveries,
+  envelopeBytes,
+  type ClaimedDelivery,
+  type DispatchOptions,
+} from "./dispatch.ts";
+export { isForbiddenAddress } from "./address-guard.ts";
+export { RETRY_DELAYS_MS, MAX_ATTEMPTS } from "./retry-policy.ts";
