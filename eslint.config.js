@@ -94,4 +94,36 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The admin app (decision 0030) runs in the browser: from the server side it takes the contracts and
+    // only the AppRouter *type*, so no server code can reach the bundle.
+    files: ["apps/admin/src/**/*.{ts,tsx}"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              ...boundary("@licensing/api"),
+              allowTypeImports: true,
+              message: "The admin app takes only the AppRouter type from the API.",
+            },
+            ...[
+              "@licensing/db",
+              "@licensing/core",
+              "@licensing/server",
+              "@licensing/protocol",
+              "@licensing/client",
+              "@licensing/simulator",
+            ].map((name) => ({
+              ...boundary(name),
+              message:
+                "The admin app talks to the server over tRPC: it imports only contracts and the AppRouter type.",
+            })),
+            noNodeBuiltins("The admin app runs in the browser: no Node built-ins."),
+          ],
+        },
+      ],
+    },
+  },
 );

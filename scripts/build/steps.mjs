@@ -76,5 +76,28 @@ export const serverStep = {
   },
 };
 
+/** The admin app's static files (decision 0031), which the server serves at `/`. */
+export const adminStep = {
+  name: "admin",
+  inputs: [
+    "apps/admin/src",
+    "apps/admin/index.html",
+    "apps/admin/vite.config.ts",
+    "apps/admin/package.json",
+    "packages/contracts/src",
+    "scripts/build/steps.mjs",
+  ],
+  ignore: isTest,
+  output: "apps/admin/dist/index.html",
+  async build() {
+    const { build } = await import("vite");
+    await build({
+      root: join(root, "apps/admin"),
+      configFile: join(root, "apps/admin/vite.config.ts"),
+      logLevel: "warn",
+    });
+  },
+};
+
 /** @type {import("./build-if-stale.mjs").BuildStep[]} */
-export const buildSteps = [serverStep];
+export const buildSteps = [serverStep, adminStep];

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { answerClientErrors, createApp, createLogger } from "@licensing/api";
 import {
   bootstrapOperator,
@@ -37,11 +38,15 @@ export interface StartOptions {
   validateResponses?: boolean;
   /** How often the expiry and silence sweepers run (default one minute). */
   sweepIntervalMs?: number;
+  /** The admin app's build served at `/` (default `apps/admin/dist`; nothing is served when unbuilt). */
+  adminDir?: string;
   /** Webhook settings the environment does not carry (tests: a short timeout, a resolver). */
   webhooks?: Partial<WebhookSettings>;
   /** More jobs to run beside the server's own. */
   jobs?: JobDefinition[];
 }
+
+const DEFAULT_ADMIN_DIR = fileURLToPath(new URL("../../admin/dist", import.meta.url));
 
 const SWEEP_INTERVAL_MS = 60_000;
 const IDEMPOTENCY_PURGE_INTERVAL_MS = 3_600_000;
@@ -97,6 +102,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
     trustProxy: env.TRUST_PROXY,
     version: VERSION,
     validateResponses: options.validateResponses ?? false,
+    adminDir: options.adminDir ?? DEFAULT_ADMIN_DIR,
     rateLimits: { panel: env.RATE_LIMIT_PANEL, auth: env.RATE_LIMIT_AUTH, client: env.RATE_LIMIT_CLIENT },
   });
   const jobs = serverJobs({

@@ -4,6 +4,7 @@ import express, { type ErrorRequestHandler, type Express } from "express";
 import type { Redis } from "ioredis";
 import swaggerUi from "swagger-ui-express";
 import { RETRY_AFTER_SECONDS, toErrorResponse } from "./errors.ts";
+import { adminStatic } from "./http/admin-static.ts";
 import { loggableUrl, requestLogging } from "./http/logging.ts";
 import { originGuard } from "./http/origin-guard.ts";
 import { keepRawBody } from "./http/raw-body.ts";
@@ -36,6 +37,8 @@ export interface AppOptions {
   trustProxy?: boolean | number | string | undefined;
   version: string;
   validateResponses?: boolean;
+  /** The admin app's build (`apps/admin/dist`), served at `/`; absent or unbuilt serves nothing there. */
+  adminDir?: string | undefined;
 }
 
 const panelRoutes: Route[] = [
@@ -142,6 +145,8 @@ export function createApp(options: AppOptions): Express {
       },
     }),
   );
+
+  if (options.adminDir) app.use(adminStatic(options.adminDir));
 
   app.use((req, _res, next) =>
     next(new AppError("route.not_found", `No route for ${req.method} ${req.path}`)),

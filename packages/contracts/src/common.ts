@@ -15,5 +15,11 @@ export const UserStatus = z.enum(["pending", "active", "revoked"]);
 
 export const IdParams = z.object({ id: Uuid });
 
+/**
+ * Up to this many matches a paged `total` is an exact count; past it, the planner's estimate (decision
+ * 0005), which the admin app shows as approximate.
+ */
+export const EXACT_TOTAL_LIMIT = 1_000;
+
 /** How deep any JSON input may nest: a request body, and a config, configSchema or defaults text. */
 export const MAX_JSON_DEPTH = 64;

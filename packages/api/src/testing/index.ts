@@ -50,6 +50,8 @@ export interface TestAppOptions {
   rateLimitPrefix?: string;
   /** Where logs go; silent by default (TEST_LOG_LEVEL=debug shows them). */
   logger?: Logger;
+  /** Serve the admin app's build from this folder at `/`. */
+  adminDir?: string;
   webhooks?: Partial<WebhookSettings>;
   /** CLIENT_SIGNATURE_MIN_VERSION (default v1). */
   clientSignatureMinVersion?: "v1" | "v2";
@@ -91,6 +93,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     trustProxy: options.trustProxy,
     redis: options.redis,
     rateLimitPrefix: options.rateLimitPrefix,
+    adminDir: options.adminDir,
     rateLimits: { panel: 100_000, auth: 100_000, client: 100_000, ...options.rateLimits },
   });
   server.on("request", app);

@@ -1,9 +1,9 @@
 import { sql, type SQLWrapper } from "drizzle-orm";
+import { EXACT_TOTAL_LIMIT } from "@licensing/contracts";
 import type { Executor } from "@licensing/db";
 import { rowsOf } from "../sql-rows.ts";
 
-/** Up to this many matches, `total` is an exact count; past it, the planner's estimate (see decision 0005). */
-export const EXACT_TOTAL_LIMIT = 1_000;
+export { EXACT_TOTAL_LIMIT };
 
 /**
  * The number of rows of `matching` (a `SELECT 1 FROM … WHERE …` without ORDER BY or LIMIT), exact up to

@@ -1,0 +1,450 @@
+import { signedPost, type TestClient } from "@licensing/api/testing";
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  choose,
+  expectAccessible,
+  MOBILE,
+  screenshot,
+  startHarness,
+  totp,
+  until,
+  type Harness,
+} from "./harness.ts";
+
+/**
+ * One operator's session through the admin app, in real Chromium against the real server: each step
+ * builds on the one before (the tree, then its users, templates and licenses), as a person would.
+ */
+const OPERATOR = { email: "root@example.com", password: "operator-password-1" };
+const LONG = 120_000;
+
+let h: Harness;
+let operator: TestClient;
+let secret: string;
+let ops: BrowserContext;
+let page: Page;
+const state: { licenseId?: string; licenseKey?: string; viewerPassword?: string } = {};
+
+beforeAll(async () => {
+  h = await startHarness();
+  // The operator enrols TOTP over the API; the sign-in below then needs the 2FA step.
+  operator = await h.app.client({ signIn: true });
+  secret = (await operator.post("/api/v1/panel/auth/2fa/enroll")).body.secret;
+  const enabled = await operator.post("/api/v1/panel/auth/2fa/enable", { code: await totp(h.app, secret) });
+  expect(enabled.status).toBe(200);
+  ops = await h.context();
+  page = await ops.newPage();
+}, 240_000);
+afterAll(() => h?.close());
+
+const treeItem = (name: string) => page.getByRole("treeitem", { name, exact: true });
+
+describe("the admin app", () => {
+  it(
+    "sends a visitor to sign-in, then signs in with password and the 2FA code",
+    { timeout: LONG },
+    async () => {
+      await page.goto("/companies");
+      await until(() => new URL(page.url()).pathname).toBe("/sign-in");
+      await expectAccessible(page);
+      await screenshot(page, "sign-in");
+
+      await page.getByRole("textbox", { name: "Email", exact: true }).fill(OPERATOR.email);
+      await page.getByRole("textbox", { name: "Password", exact: true }).fill("wrong-password");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await until(() => page.getByRole("alert").textContent()).toMatch(/invalid|incorrect|wrong/i);
+
+      await page.getByRole("textbox", { name: "Password", exact: true }).fill(OPERATOR.password);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("textbox", { name: "Authentication code", exact: true }).fill("000000");
+      await page.getByRole("button", { name: "Verify" }).click();
+      await expect
+        .poll(() => page.getByRole("textbox", { name: "Authentication code" }).getAttribute("aria-invalid"))
+        .toBe("true");
+      await page
+        .getByRole("textbox", { name: "Authentication code", exact: true })
+        .fill(await totp(h.app, secret));
+      await page.getByRole("button", { name: "Verify" }).click();
+      // Back where the visitor was going.
+      await page.getByRole("heading", { name: "Companies" }).waitFor();
+      expect(new URL(page.url()).pathname).toBe("/companies");
+    },
+  );
+
+  it(
+    "builds a company tree: roots, children, a move to another parent, collapse and archive",
+    { timeout: LONG },
+    async () => {
+      await page.getByText("No company yet.").waitFor();
+      const create = async (name: string, parent?: string) => {
+        if (parent) {
+          await page.getByRole("button", { name: `Actions for ${parent}` }).click();
+          await page.getByRole("menuitem", { name: "Add a child company" }).click();
+        } else {
+          await page.getByRole("button", { name: "New root company" }).click();
+        }
+        const dialog = page.getByRole("dialog");
+        await dialog.getByRole("textbox", { name: "Name", exact: true }).fill(name);
+        await dialog.getByRole("button", { name: "Create" }).click();
+        await treeItem(name).waitFor();
+      };
+      await create("Acme Group");
+      await create("Acme Europe", "Acme Group");
+      await create("Acme France", "Acme Europe");
+      await create("Globex");
+
+      // A slug the server refuses: its message shows in the dialog.
+      await page.getByRole("button", { name: "New root company" }).click();
+      await page.getByRole("dialog").getByRole("textbox", { name: "Name", exact: true }).fill("Bad");
+      await page.getByRole("dialog").getByRole("textbox", { name: "Slug", exact: true }).fill("Not A Slug");
+      await page.getByRole("dialog").getByRole("button", { name: "Create" }).click();
+      await until(() => page.getByRole("dialog").getByRole("alert").textContent()).toMatch(/slug/i);
+      await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
+
+      expect(await treeItem("Acme Europe").getByRole("treeitem", { name: "Acme France" }).count()).toBe(1);
+      await page.getByRole("button", { name: "Actions for Acme France" }).click();
+      await page.getByRole("menuitem", { name: "Move under another parent" }).click();
+      await choose(page, "New parent", "Globex");
+      await page.getByRole("dialog").getByRole("button", { name: "Move" }).click();
+      await treeItem("Globex").getByRole("treeitem", { name: "Acme France" }).waitFor();
+      expect(await treeItem("Acme Europe").getByRole("treeitem", { name: "Acme France" }).count()).toBe(0);
+
+      await page.getByRole("button", { name: "Collapse Globex" }).click();
+      expect(await page.getByRole("treeitem", { name: "Acme France" }).count()).toBe(0);
+      await page.getByRole("button", { name: "Expand Globex" }).click();
+      await treeItem("Acme France").waitFor();
+
+      await page.getByRole("button", { name: "Actions for Acme France" }).click();
+      await page.getByRole("menuitem", { name: "Archive" }).click();
+      await page.getByRole("dialog").getByRole("button", { name: "Archive" }).click();
+      await treeItem("Acme France").getByText("Archived").waitFor();
+
+      const rest = (await operator.get("/api/v1/panel/companies")).body as {
+        name: string;
+        status: string;
+        parentId: string | null;
+        id: string;
+      }[];
+      const byName = Object.fromEntries(rest.map((c) => [c.name, c]));
+      expect(byName["Acme France"]).toMatchObject({ parentId: byName.Globex!.id, status: "Archived" });
+      expect(byName["Acme Europe"]!.parentId).toBe(byName["Acme Group"]!.id);
+      await expectAccessible(page);
+      await screenshot(page, "companies");
+    },
+  );
+
+  it("invites a viewer who accepts from the mail", { timeout: LONG }, async () => {
+    await page.getByRole("link", { name: "Acme Group" }).click();
+    await page.getByRole("heading", { name: "Acme Group" }).waitFor();
+    await page.getByText("No user in this company yet.").waitFor();
+    await page.getByRole("button", { name: "Invite a user" }).click();
+    await page
+      .getByRole("dialog")
+      .getByRole("textbox", { name: "Email", exact: true })
+      .fill("viewer@acme.example");
+    await choose(page, "Role", /^Viewer/);
+    await page.getByRole("dialog").getByRole("button", { name: "Send the invitation" }).click();
+    await page.getByRole("cell", { name: "viewer@acme.example" }).waitFor();
+    await page.getByRole("cell", { name: "pending" }).waitFor();
+    await expectAccessible(page);
+    await screenshot(page, "company");
+
+    const mail = await h.app.smtp.waitFor("viewer@acme.example");
+    const link = /https?:\/\/\S+\/accept-invite\?token=\S+/.exec(mail.text)![0];
+    const viewer = await (await h.context()).newPage();
+    await viewer.goto(link);
+    await viewer.getByText("viewer@acme.example").waitFor();
+    await viewer.getByRole("textbox", { name: "New password", exact: true }).fill("viewer-password-1");
+    await viewer.getByRole("textbox", { name: "Repeat the password", exact: true }).fill("viewer-password-1");
+    await expectAccessible(viewer);
+    await screenshot(viewer, "accept-invite");
+    await viewer.getByRole("button", { name: "Accept and sign in" }).click();
+    await viewer.getByRole("heading", { name: "Licenses" }).waitFor();
+    expect(await viewer.getByText("viewer", { exact: true }).first().isVisible()).toBe(true);
+    await viewer.context().close();
+    state.viewerPassword = "viewer-password-1";
+
+    await page.reload();
+    await page.getByRole("cell", { name: "active" }).waitFor();
+  });
+
+  it(
+    "creates a template and a version whose JSON errors are shown at the field",
+    { timeout: LONG },
+    async () => {
+      await page.getByRole("link", { name: "Templates" }).click();
+      await page.getByText("No active template.").waitFor();
+      await page.getByRole("button", { name: "New template" }).click();
+      const dialog = page.getByRole("dialog");
+      await dialog.getByRole("textbox", { name: "Name", exact: true }).fill("Acme Editor");
+      await dialog.getByRole("textbox", { name: "Product code", exact: true }).fill("EDITOR");
+      await dialog.getByRole("button", { name: "Create" }).click();
+      await page.getByRole("heading", { name: /Acme Editor/ }).waitFor();
+
+      await page.getByRole("button", { name: "New version" }).click();
+      const schema = page.getByRole("textbox", { name: "Config schema (JSON Schema)", exact: true });
+      await schema.fill('{"type": "object",\n  "properties": }');
+      await until(() => page.getByText(/line 2, column \d+/).count()).toBe(1);
+      await schema.fill(
+        JSON.stringify({
+          type: "object",
+          properties: {
+            features: { type: "array", items: { type: "string", enum: ["export", "sync", "print"] } },
+            limits: {
+              type: "object",
+              properties: { maxSeats: { type: "integer", minimum: 1, maximum: 100 } },
+            },
+            edition: { type: "string", enum: ["standard", "pro"] },
+          },
+        }),
+      );
+      await page
+        .getByRole("textbox", { name: "Defaults (JSON object)", exact: true })
+        .fill('{"edition": "standard", "limits": {"maxSeats": 1}}');
+      await page.getByRole("textbox", { name: "Changelog", exact: true }).fill("First version");
+      await page.getByRole("button", { name: "Create the version" }).click();
+      await page.getByRole("button", { name: /^Version 1/ }).waitFor();
+      await page.getByText("current").waitFor();
+      await expectAccessible(page);
+      await screenshot(page, "template");
+    },
+  );
+
+  it("issues a license from the form generated from the schema", { timeout: LONG }, async () => {
+    await page.getByRole("link", { name: "Licenses" }).click();
+    await page.getByText("No license matches these filters.").waitFor();
+    await page.getByRole("link", { name: "Issue a license" }).click();
+    await choose(page, "Company", "Acme Europe");
+    await choose(page, "Template", /Acme Editor/);
+    await page.getByText("Configuration (version 1)").waitFor();
+    // The version's defaults fill the form.
+    expect(await page.getByRole("textbox", { name: "Max Seats" }).inputValue()).toBe("1");
+    await choose(page, "Features", "export");
+    await choose(page, "Features", "sync");
+    await page.getByRole("textbox", { name: "Max Seats" }).fill("3");
+    await choose(page, "Edition", "pro");
+    await expectAccessible(page);
+    await screenshot(page, "issue-license");
+    await page.getByRole("button", { name: "Issue the license" }).click();
+
+    await page.getByRole("heading", { name: /SVC-/ }).waitFor();
+    state.licenseId = new URL(page.url()).pathname.split("/").at(-1);
+    state.licenseKey = (await page.getByRole("heading", { name: /SVC-/ }).locator("code").textContent())!;
+    await page.getByText("export, sync").waitFor();
+    const license = (await operator.get(`/api/v1/panel/licenses/${state.licenseId}`)).body;
+    expect(JSON.parse(license.config)).toEqual({
+      edition: "pro",
+      features: ["export", "sync"],
+      limits: { maxSeats: 3 },
+    });
+  });
+
+  it("shows a client's activation and heartbeats, and downloads the .lic", { timeout: LONG }, async () => {
+    await page.getByText("No machine has activated this license yet.").waitFor();
+    const client = await h.app.client();
+    const activated = await client.post("/api/v1/client/activate", {
+      licenseKey: state.licenseKey,
+      hwFingerprint: "laptop-fp-1",
+      machineName: "Alice's laptop",
+    });
+    expect(activated.status).toBe(200);
+    const heartbeat = await signedPost(client, h.app.clock.now(), "/api/v1/client/heartbeat", {
+      licenseKey: state.licenseKey!,
+      activationId: activated.body.activationId,
+    });
+    expect(heartbeat.status).toBe(200);
+
+    await page.reload();
+    await page.getByRole("cell", { name: "Alice's laptop" }).waitFor();
+    await page.getByText("1 heartbeat(s)", { exact: false }).waitFor();
+    const download = page.waitForEvent("download");
+    await page.getByRole("link", { name: "Download .lic" }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe(`${state.licenseKey}.lic`);
+    await expectAccessible(page);
+    await screenshot(page, "license");
+  });
+
+  it("rebinds and revokes, each dialog saying what will happen", { timeout: LONG }, async () => {
+    await page.getByRole("button", { name: "Rebind" }).click();
+    await page
+      .getByRole("dialog")
+      .getByText(/needs the new license file/)
+      .waitFor();
+    await page
+      .getByRole("dialog")
+      .getByRole("textbox", { name: "New hardware fingerprint", exact: true })
+      .fill("desktop-fp-2");
+    await page.getByRole("dialog").getByRole("button", { name: "Rebind" }).click();
+    await page.getByText("fixed (desktop-fp-2)").waitFor();
+
+    await page.getByRole("button", { name: "Revoke" }).click();
+    await page
+      .getByRole("dialog")
+      .getByText(/cannot be undone/)
+      .waitFor();
+    await page
+      .getByRole("dialog")
+      .getByRole("textbox", { name: "Reason", exact: true })
+      .fill("Contract ended");
+    await page.getByRole("dialog").getByRole("button", { name: "Revoke" }).click();
+    await page.getByText(/Contract ended/).waitFor();
+    expect(await page.getByRole("button", { name: "Revoke" }).count()).toBe(0);
+    const license = (await operator.get(`/api/v1/panel/licenses/${state.licenseId}`)).body;
+    expect(license).toMatchObject({ status: "Revoked", hwFingerprint: "desktop-fp-2", currentVersion: 2 });
+  });
+
+  it("searches licenses by every filter, with the filters in the URL", { timeout: LONG }, async () => {
+    await page.goto("/licenses?status=Active");
+    await page.getByText("No license matches these filters.").waitFor();
+    await page.goBack();
+    await page.goto("/licenses?status=Revoked");
+    await page.getByRole("link", { name: state.licenseKey! }).waitFor();
+    await page.getByText("1 licenses").waitFor();
+    await page.getByRole("textbox", { name: "Search", exact: true }).fill(state.licenseKey!.slice(0, 9));
+    await expect
+      .poll(() => new URL(page.url()).searchParams.get("search"))
+      .toBe(state.licenseKey!.slice(0, 9));
+    await page.getByRole("link", { name: state.licenseKey! }).waitFor();
+    await expectAccessible(page);
+    await screenshot(page, "licenses");
+  });
+
+  it("exports the audit log, filtered, as CSV", { timeout: LONG }, async () => {
+    await page.getByRole("link", { name: "Audit log" }).click();
+    await page.getByRole("heading", { name: "Audit log" }).waitFor();
+    await page.getByRole("textbox", { name: "Action", exact: true }).fill("license.revoked");
+    await page.getByRole("cell", { name: "license.revoked" }).waitFor();
+    await until(() => page.getByRole("cell", { name: "company.created" }).count()).toBe(0);
+    const download = page.waitForEvent("download");
+    await page.getByRole("link", { name: "Export CSV" }).click();
+    const file = await download;
+    const csv = await new Response((await file.createReadStream()) as unknown as ReadableStream).text();
+    const lines = csv.trim().split(/\r?\n/);
+    expect(lines[0]).toBe("timestamp,actor,action,entityType,entityId,meta");
+    expect(lines.slice(1).map((l) => l.split(",")[2])).toEqual(["license.revoked"]);
+    await expectAccessible(page);
+    await screenshot(page, "audit");
+  });
+
+  it("creates an API token whose secret is shown once and works", { timeout: LONG }, async () => {
+    await page.getByRole("link", { name: "API tokens" }).click();
+    await page.getByText("No API token yet.").waitFor();
+    await page.getByRole("button", { name: "New token" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("textbox", { name: "Name", exact: true }).fill("CI pipeline");
+    await choose(page, "Company", "Acme Group");
+    await dialog.getByRole("button", { name: "Create" }).click();
+    await page.getByText("Copy the token now").waitFor();
+    const secret = (await page.getByRole("status").locator("code").textContent())!;
+    expect(secret).toMatch(/^svc_pat_/);
+    await page.getByRole("cell", { name: "CI pipeline" }).waitFor();
+    const me = await fetch(`${h.app.url}/api/v1/panel/companies`, {
+      headers: { authorization: `Bearer ${secret}` },
+    });
+    expect(me.status).toBe(200);
+    await expectAccessible(page);
+    await screenshot(page, "tokens");
+    await page.reload();
+    await page.getByRole("cell", { name: "CI pipeline" }).waitFor();
+    expect(await page.getByText(secret).count()).toBe(0);
+  });
+
+  it("shows a viewer no write action, and the server refuses one anyway", { timeout: LONG }, async () => {
+    const viewer = await (await h.context()).newPage();
+    await viewer.goto("/sign-in");
+    await viewer.getByRole("textbox", { name: "Email", exact: true }).fill("viewer@acme.example");
+    await viewer.getByRole("textbox", { name: "Password", exact: true }).fill(state.viewerPassword!);
+    await viewer.getByRole("button", { name: "Sign in" }).click();
+    await viewer.getByRole("heading", { name: "Licenses" }).waitFor();
+    await viewer.goto(`/licenses/${state.licenseId}`);
+    await viewer.getByRole("heading", { name: /SVC-/ }).waitFor();
+    expect(await viewer.getByRole("link", { name: "Download .lic" }).count()).toBe(1);
+    for (const name of ["Revoke", "Rebind", "Transfer", "Suspend"])
+      expect(await viewer.getByRole("button", { name }).count(), name).toBe(0);
+    await viewer.goto("/licenses");
+    await viewer.getByRole("link", { name: state.licenseKey! }).waitFor();
+    expect(await viewer.getByRole("link", { name: "Issue a license" }).count()).toBe(0);
+    await viewer.goto("/companies");
+    await viewer.getByRole("treeitem", { name: "Acme Group" }).waitFor();
+    expect(await viewer.getByRole("button", { name: /^Actions for/ }).count()).toBe(0);
+    expect(await viewer.getByRole("button", { name: "New root company" }).count()).toBe(0);
+    // The same call the hidden button would make, from the viewer's session: refused by the server.
+    const refused = await viewer.evaluate(async (id) => {
+      const res = await fetch("/trpc/licenses.suspend", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ json: { id } }),
+      });
+      return {
+        status: res.status,
+        body: (await res.json()) as { error: { json: { data: { appCode: string } } } },
+      };
+    }, state.licenseId);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.json.data.appCode).toBe("auth.forbidden");
+    await viewer.context().close();
+  });
+
+  it("works on a phone-sized screen", { timeout: LONG }, async () => {
+    const phone = await (await h.context(MOBILE)).newPage();
+    await phone.goto("/sign-in");
+    await phone.getByRole("textbox", { name: "Email", exact: true }).fill("viewer@acme.example");
+    await phone.getByRole("textbox", { name: "Password", exact: true }).fill(state.viewerPassword!);
+    await phone.getByRole("button", { name: "Sign in" }).click();
+    await phone.getByRole("heading", { name: "Licenses" }).waitFor();
+    await expectAccessible(phone);
+    await screenshot(phone, "licenses-mobile");
+    await phone.getByRole("button", { name: "Toggle navigation" }).click();
+    await phone.getByRole("link", { name: "Companies" }).click();
+    await phone.getByRole("treeitem", { name: "Acme Group" }).waitFor();
+    const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await expectAccessible(phone);
+    await screenshot(phone, "companies-mobile");
+    await phone.goto(`/licenses/${state.licenseId}`);
+    await phone.getByRole("heading", { name: /SVC-/ }).waitFor();
+    await screenshot(phone, "license-mobile");
+    await phone.context().close();
+  });
+
+  it(
+    "lets a user turn on 2FA from the profile, with a QR code and recovery codes shown once",
+    { timeout: LONG },
+    async () => {
+      const viewer = await (await h.context()).newPage();
+      await viewer.goto("/sign-in");
+      await viewer.getByRole("textbox", { name: "Email", exact: true }).fill("viewer@acme.example");
+      await viewer.getByRole("textbox", { name: "Password", exact: true }).fill(state.viewerPassword!);
+      await viewer.getByRole("button", { name: "Sign in" }).click();
+      await viewer.getByRole("heading", { name: "Licenses" }).waitFor();
+      await viewer.getByRole("link", { name: "Profile" }).click();
+      await viewer.getByRole("button", { name: "Set up two-factor authentication" }).click();
+      await viewer.getByRole("img", { name: "QR code of the authenticator key" }).waitFor();
+      const key = (await viewer.locator("p", { hasText: "Key:" }).locator("code").textContent())!;
+      await viewer.getByRole("textbox", { name: "Code from the app", exact: true }).fill("000000");
+      await viewer.getByRole("button", { name: "Turn on" }).click();
+      await until(() =>
+        viewer.getByRole("textbox", { name: "Code from the app" }).getAttribute("aria-invalid"),
+      ).toBe("true");
+      await viewer
+        .getByRole("textbox", { name: "Code from the app", exact: true })
+        .fill(await totp(h.app, key));
+      await viewer.getByRole("button", { name: "Turn on" }).click();
+      await viewer.getByText("Two-factor authentication is on").waitFor();
+      const codes = (await viewer.locator("pre").textContent())!.trim().split("\n");
+      expect(codes).toHaveLength(10);
+      await expectAccessible(viewer);
+      await screenshot(viewer, "profile");
+      const login = await (
+        await h.app.client()
+      ).post("/api/v1/panel/auth/login", {
+        email: "viewer@acme.example",
+        password: state.viewerPassword,
+      });
+      expect(login.body).toMatchObject({ twoFactorRequired: true, user: null });
+      await viewer.context().close();
+    },
+  );
+});

@@ -1,0 +1,92 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { AxeBuilder } from "@axe-core/playwright";
+import { startTestApp, type TestApp } from "@licensing/api/testing";
+import { generate } from "otplib";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { expect } from "vitest";
+import { ADMIN_DIST, ADMIN_ROOT, ensureAdminBuild } from "../ensure-build.ts";
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const MOBILE = { width: 390, height: 844 };
+const SCREENSHOTS = join(ADMIN_ROOT, "../../docs/screenshots");
+const CHROMIUM = "/usr/bin/chromium";
+
+export interface Harness {
+  app: TestApp;
+  browser: Browser;
+  /** A fresh browser profile (no cookies) on the app, at a viewport. */
+  context(viewport?: { width: number; height: number }): Promise<BrowserContext>;
+  close(): Promise<void>;
+}
+
+/**
+ * The real app (REST + tRPC + the admin build) on an ephemeral port over an isolated database with a real
+ * SMTP receiver, and Debian's Chromium driven by playwright-core. Builds the admin app first when stale.
+ */
+export async function startHarness(): Promise<Harness> {
+  ensureAdminBuild();
+  const app = await startTestApp({ adminDir: ADMIN_DIST });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--no-sandbox", "--disable-background-networking", "--disable-gpu"],
+  });
+  const contexts: BrowserContext[] = [];
+  return {
+    app,
+    browser,
+    async context(viewport = DESKTOP) {
+      const context = await browser.newContext({ baseURL: app.url, viewport, acceptDownloads: true });
+      context.setDefaultTimeout(15_000);
+      contexts.push(context);
+      return context;
+    },
+    async close() {
+      await Promise.all(contexts.map((c) => c.close().catch(() => undefined)));
+      await browser.close();
+      await app.close();
+    },
+  };
+}
+
+/** Saves `docs/screenshots/admin-<name>.png` (the README shows them). */
+export async function screenshot(page: Page, name: string) {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.waitForLoadState("networkidle");
+  await page.screenshot({
+    path: join(SCREENSHOTS, `admin-${name}.png`),
+    fullPage: true,
+    animations: "disabled",
+  });
+}
+
+/** axe-core on the current page: no serious or critical violation (labels, contrast, roles, names). */
+export async function expectAccessible(page: Page) {
+  await page.waitForLoadState("networkidle");
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const serious = violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+  expect(serious.join("\n"), page.url()).toBe("");
+}
+
+/** A TOTP code for the service's clock, which the tests move so that each code is fresh. */
+export async function totp(app: TestApp, secret: string): Promise<string> {
+  app.clock.advance(30_000);
+  return generate({ secret, epoch: Math.floor(app.clock.now().getTime() / 1000) });
+}
+
+/** Picks an option of a Mantine Select or MultiSelect by its label. */
+export async function choose(page: Page, label: string | RegExp, option: string | RegExp) {
+  const input = page
+    .getByRole("combobox", { name: label, exact: true })
+    .or(page.getByRole("textbox", { name: label, exact: true }));
+  await input.click();
+  await page.getByRole("option", { name: option }).click();
+  // A MultiSelect keeps its list open; moving the focus on closes it (Escape would close a dialog too).
+  await page.keyboard.press("Tab");
+}
+
+/** `expect.poll` with the patience of a loaded CI machine (its default gives up after one second). */
+export const until = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000, interval: 100 });

@@ -1,0 +1,20 @@
+import { MantineProvider } from "@mantine/core";
+import { Notifications } from "@mantine/notifications";
+import { QueryClientProvider } from "@tanstack/react-query";
+import { RouterProvider } from "@tanstack/react-router";
+import { queryClient, trpc, trpcClient, TRPCProvider } from "./lib/trpc.ts";
+import { router } from "./router.tsx";
+import { cssVariablesResolver, theme } from "./theme.ts";
+
+export function App() {
+  return (
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
+      <Notifications position="top-right" />
+      <QueryClientProvider client={queryClient}>
+        <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
+          <RouterProvider router={router} context={{ queryClient, trpc }} />
+        </TRPCProvider>
+      </QueryClientProvider>
+    </MantineProvider>
+  );
+}

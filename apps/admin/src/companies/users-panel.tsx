@@ -1,0 +1,172 @@
+import type { CompanyResponse, UserResponse } from "@licensing/contracts";
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Modal,
+  Paper,
+  Select,
+  Stack,
+  Table,
+  TextInput,
+  Title,
+} from "@mantine/core";
+import { useForm } from "@mantine/form";
+import { notifications } from "@mantine/notifications";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { errorMessage } from "../lib/errors.ts";
+import { usePermissions } from "../lib/me.ts";
+import { useTRPC } from "../lib/trpc.ts";
+import { formatDate, QueryState } from "../lib/ui.tsx";
+
+/** Users and pending invitations of a company (its own members, not the subtree's). */
+export function UsersPanel({ company }: { company: CompanyResponse }) {
+  const trpc = useTRPC();
+  const can = usePermissions();
+  const queryClient = useQueryClient();
+  const [inviting, setInviting] = useState(false);
+  const users = useQuery({
+    ...trpc.users.list.queryOptions({ companyId: company.id }),
+    select: (list) => list.filter((u) => u.companyId === company.id),
+  });
+  const invalidate = () => queryClient.invalidateQueries({ queryKey: trpc.users.list.pathKey() });
+  const resend = useMutation(
+    trpc.users.resendInvite.mutationOptions({
+      onSuccess: () => notifications.show({ color: "green", message: "Sent a new invitation" }),
+      onError: (e) => notifications.show({ color: "red", message: errorMessage(e) }),
+    }),
+  );
+  const deactivate = useMutation(
+    trpc.users.deactivate.mutationOptions({
+      onSuccess: invalidate,
+      onError: (e) => notifications.show({ color: "red", message: errorMessage(e) }),
+    }),
+  );
+
+  return (
+    <Paper withBorder p="md">
+      <Group justify="space-between" mb="sm">
+        <Title order={2} size="h4">
+          Users and invitations
+        </Title>
+        {can.manageUsers && company.status === "Active" && (
+          <Button onClick={() => setInviting(true)}>Invite a user</Button>
+        )}
+      </Group>
+      <QueryState query={users} label="users" empty="No user in this company yet.">
+        {(list) => (
+          <Table.ScrollContainer minWidth={560}>
+            <Table>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Email</Table.Th>
+                  <Table.Th>Role</Table.Th>
+                  <Table.Th>Status</Table.Th>
+                  <Table.Th>Last sign-in</Table.Th>
+                  {can.manageUsers && <Table.Th>Actions</Table.Th>}
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {list.map((u: UserResponse) => (
+                  <Table.Tr key={u.id}>
+                    <Table.Td>{u.email}</Table.Td>
+                    <Table.Td>{u.role}</Table.Td>
+                    <Table.Td>
+                      <Badge
+                        color={u.status === "active" ? "teal.9" : u.status === "pending" ? "yellow" : "gray"}
+                      >
+                        {u.status}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>{formatDate(u.lastLoginAt)}</Table.Td>
+                    {can.manageUsers && (
+                      <Table.Td>
+                        <Group gap="xs" wrap="nowrap">
+                          {u.status === "pending" && (
+                            <Button size="xs" variant="default" onClick={() => resend.mutate({ id: u.id })}>
+                              Resend
+                            </Button>
+                          )}
+                          {u.status !== "revoked" && (
+                            <Button
+                              size="xs"
+                              variant="default"
+                              color="red"
+                              onClick={() => deactivate.mutate({ id: u.id })}
+                            >
+                              Deactivate
+                            </Button>
+                          )}
+                        </Group>
+                      </Table.Td>
+                    )}
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </QueryState>
+      {inviting && <InviteDialog company={company} onClose={() => setInviting(false)} onDone={invalidate} />}
+    </Paper>
+  );
+}
+
+function InviteDialog({
+  company,
+  onClose,
+  onDone,
+}: {
+  company: CompanyResponse;
+  onClose: () => void;
+  onDone: () => void;
+}) {
+  const trpc = useTRPC();
+  const can = usePermissions();
+  const form = useForm<{ email: string; role: "owner" | "admin" | "viewer" }>({
+    initialValues: { email: "", role: "viewer" },
+  });
+  const invite = useMutation(
+    trpc.users.invite.mutationOptions({
+      onSuccess: (u) => {
+        notifications.show({ color: "green", message: `Invited ${u.email}` });
+        onDone();
+        onClose();
+      },
+    }),
+  );
+  const roles = [
+    ...(can.grantOwner ? [{ value: "owner", label: "Owner: everything in this subtree" }] : []),
+    { value: "admin", label: "Admin: issue and revoke licenses, add companies" },
+    { value: "viewer", label: "Viewer: read only" },
+  ];
+  return (
+    <Modal opened onClose={onClose} title={`Invite a user to ${company.name}`}>
+      <form
+        onSubmit={form.onSubmit((v) =>
+          invite.mutate({ email: v.email, role: v.role, companyId: company.id }),
+        )}
+      >
+        <Stack>
+          <TextInput label="Email" type="email" required data-autofocus {...form.getInputProps("email")} />
+          <Select label="Role" data={roles} allowDeselect={false} {...form.getInputProps("role")} />
+          {invite.error && (
+            <Alert color="red" role="alert">
+              {errorMessage(invite.error)}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={invite.isPending}>
+              Send the invitation
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

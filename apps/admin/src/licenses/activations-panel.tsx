@@ -1,0 +1,74 @@
+import type { LicenseResponse } from "@licensing/contracts";
+import { Badge, Button, Paper, Table, Title } from "@mantine/core";
+import { notifications } from "@mantine/notifications";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { errorMessage } from "../lib/errors.ts";
+import { useTRPC } from "../lib/trpc.ts";
+import { formatDate, QueryState } from "../lib/ui.tsx";
+
+export function ActivationsPanel({ license, canWrite }: { license: LicenseResponse; canWrite: boolean }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const activations = useQuery(trpc.activations.list.queryOptions({ id: license.id }));
+  const reset = useMutation(
+    trpc.activations.reset.mutationOptions({
+      onSuccess: async () => {
+        await queryClient.invalidateQueries({ queryKey: trpc.activations.pathKey() });
+        notifications.show({ color: "green", message: "Activation reset: its seat is free" });
+      },
+      onError: (e) => notifications.show({ color: "red", message: errorMessage(e) }),
+    }),
+  );
+  return (
+    <Paper withBorder p="md">
+      <Title order={2} size="h4" mb="sm">
+        Activations
+      </Title>
+      <QueryState query={activations} label="activations" empty="No machine has activated this license yet.">
+        {(list) => (
+          <Table.ScrollContainer minWidth={600}>
+            <Table>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Machine</Table.Th>
+                  <Table.Th>Fingerprint</Table.Th>
+                  <Table.Th>Status</Table.Th>
+                  <Table.Th>Activated</Table.Th>
+                  <Table.Th>Last heartbeat</Table.Th>
+                  {canWrite && <Table.Th>Actions</Table.Th>}
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {list.map((a) => (
+                  <Table.Tr key={a.id}>
+                    <Table.Td>{a.machineName ?? "—"}</Table.Td>
+                    <Table.Td>{a.hwFingerprint ?? "—"}</Table.Td>
+                    <Table.Td>
+                      <Badge color={a.status === "active" ? "teal.9" : "gray"}>{a.status}</Badge>
+                    </Table.Td>
+                    <Table.Td>{formatDate(a.activatedAt)}</Table.Td>
+                    <Table.Td>{formatDate(a.lastHeartbeatAt)}</Table.Td>
+                    {canWrite && (
+                      <Table.Td>
+                        {a.status === "active" && (
+                          <Button
+                            size="xs"
+                            variant="default"
+                            loading={reset.isPending}
+                            onClick={() => reset.mutate({ id: license.id, activationId: a.id })}
+                          >
+                            Reset
+                          </Button>
+                        )}
+                      </Table.Td>
+                    )}
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </QueryState>
+    </Paper>
+  );
+}

@@ -1,0 +1,220 @@
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Code,
+  Fieldset,
+  Group,
+  NumberInput,
+  Paper,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+} from "@mantine/core";
+import { notifications } from "@mantine/notifications";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { getRouteApi, useNavigate } from "@tanstack/react-router";
+import { useEffect, useState } from "react";
+import { errorCode, errorMessage } from "../lib/errors.ts";
+import { useTRPC } from "../lib/trpc.ts";
+import { PageHeader } from "../lib/ui.tsx";
+import { jsonError } from "../templates/json-field.ts";
+import { useLookups } from "./lookups.ts";
+import { initialValue, parseSchema, SchemaFields, type JsonValue } from "./schema-form.tsx";
+
+const route = getRouteApi("/app/licenses/new");
+type Binding = "auto" | "none" | "fixed" | "firstActivation";
+
+export function IssueLicensePage() {
+  const search = route.useSearch();
+  const trpc = useTRPC();
+  const navigate = useNavigate();
+  const lookups = useLookups();
+  const [companyId, setCompanyId] = useState<string | null>(search.companyId ?? null);
+  const [templateId, setTemplateId] = useState<string | null>(null);
+  const template = lookups.templates.find((t) => t.id === templateId);
+  const versions = useQuery({
+    ...trpc.templates.versions.list.queryOptions({ id: templateId ?? "" }),
+    enabled: !!templateId,
+  });
+  const version = versions.data?.find((v) => v.id === template?.currentVersionId);
+  const schema = parseSchema(version?.configSchema);
+  const [config, setConfig] = useState<Record<string, JsonValue>>({});
+  const [rawConfig, setRawConfig] = useState("{}");
+  const [expiresAt, setExpiresAt] = useState("");
+  const [offlineDays, setOfflineDays] = useState<number | "">("");
+  const [isTrial, setIsTrial] = useState(false);
+  const [binding, setBinding] = useState<Binding>("auto");
+  const [fingerprint, setFingerprint] = useState("");
+
+  useEffect(() => {
+    const defaults = version ? (JSON.parse(version.defaults) as JsonValue) : {};
+    const start = schema ? initialValue(schema, defaults) : defaults;
+    setConfig((start ?? {}) as Record<string, JsonValue>);
+    setRawConfig(JSON.stringify(start ?? {}, null, 2));
+    // Reset when another version is chosen, not on every render of the parsed schema.
+  }, [version?.id]);
+
+  const issue = useMutation(
+    trpc.licenses.issue.mutationOptions({
+      onSuccess: async (issued) => {
+        notifications.show({ color: "green", title: "License issued", message: issued.licenseKey });
+        await navigate({ to: "/licenses/$licenseId", params: { licenseId: issued.id } });
+      },
+    }),
+  );
+  const code = errorCode(issue.error);
+  const fieldError = (codes: string[]) =>
+    code && codes.includes(code) ? errorMessage(issue.error) : undefined;
+  const rawError = schema ? null : jsonError(rawConfig);
+  const submit = () => {
+    if (!companyId || !templateId || rawError) return;
+    issue.mutate({
+      companyId,
+      templateId,
+      config: schema ? JSON.stringify(config) : rawConfig,
+      expiresAt: expiresAt ? new Date(`${expiresAt}T23:59:59Z`).toISOString() : null,
+      offlineDays: offlineDays === "" ? null : offlineDays,
+      isTrial,
+      hwBinding: binding === "auto" ? null : binding,
+      hwFingerprint: fingerprint.trim() || null,
+    });
+  };
+  const general =
+    issue.error &&
+    !fieldError([
+      "license.invalid_config",
+      "license.invalid_expiry",
+      "license.invalid_binding",
+      "license.company_not_active",
+    ]);
+
+  return (
+    <>
+      <PageHeader title="Issue a license" />
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <Stack maw={760}>
+          <Paper withBorder p="md">
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <Select
+                label="Company"
+                required
+                searchable
+                data={lookups.companyOptions}
+                value={companyId}
+                onChange={setCompanyId}
+                error={fieldError(["license.company_not_active", "company.not_found"])}
+              />
+              <Select
+                label="Template"
+                required
+                searchable
+                data={lookups.templateOptions}
+                value={templateId}
+                onChange={setTemplateId}
+              />
+            </SimpleGrid>
+          </Paper>
+          {template && (
+            <Paper withBorder p="md">
+              <Fieldset
+                legend={version ? `Configuration (version ${version.version})` : "Configuration"}
+                variant="unstyled"
+              >
+                {schema ? (
+                  <SchemaFields schema={schema} value={config} onChange={setConfig} />
+                ) : (
+                  <Textarea
+                    label="Configuration (JSON)"
+                    description="This template has no version with a schema; the object goes into the license as written"
+                    autosize
+                    minRows={3}
+                    value={rawConfig}
+                    onChange={(e) => setRawConfig(e.currentTarget.value)}
+                    error={rawError}
+                    styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)" } }}
+                  />
+                )}
+                {fieldError(["license.invalid_config"]) && (
+                  <Text c="red" size="sm" mt="xs" role="alert">
+                    {fieldError(["license.invalid_config"])}
+                  </Text>
+                )}
+              </Fieldset>
+            </Paper>
+          )}
+          <Paper withBorder p="md">
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <TextInput
+                label="Expires on"
+                type="date"
+                description={
+                  template
+                    ? `Empty: ${template.defaultValidityDays} days from now (trials: the trial length)`
+                    : undefined
+                }
+                value={expiresAt}
+                onChange={(e) => setExpiresAt(e.currentTarget.value)}
+                error={fieldError(["license.invalid_expiry"])}
+              />
+              <NumberInput
+                label="Offline days"
+                description={template ? `Empty: the template's ${template.defaultOfflineDays}` : undefined}
+                min={1}
+                max={30}
+                value={offlineDays}
+                onChange={(v) => setOfflineDays(typeof v === "number" ? v : "")}
+              />
+              <Select
+                label="Hardware binding"
+                allowDeselect={false}
+                data={[
+                  { value: "auto", label: "Automatic: fixed with a fingerprint, none without" },
+                  { value: "none", label: "None: any machine" },
+                  { value: "fixed", label: "Fixed to the fingerprint below" },
+                  { value: "firstActivation", label: "The first machine that activates" },
+                ]}
+                value={binding}
+                onChange={(v) => setBinding((v ?? "auto") as Binding)}
+                error={fieldError(["license.invalid_binding"])}
+              />
+              <TextInput
+                label="Hardware fingerprint"
+                value={fingerprint}
+                onChange={(e) => setFingerprint(e.currentTarget.value)}
+              />
+              <Checkbox
+                label="Trial license"
+                checked={isTrial}
+                onChange={(e) => setIsTrial(e.currentTarget.checked)}
+              />
+            </SimpleGrid>
+          </Paper>
+          {general && (
+            <Alert color="red" role="alert">
+              {errorMessage(issue.error)}
+            </Alert>
+          )}
+          {schema && (
+            <Text size="xs" c="dimmed">
+              Configuration sent: <Code>{JSON.stringify(config)}</Code>
+            </Text>
+          )}
+          <Group justify="flex-end">
+            <Button type="submit" loading={issue.isPending} disabled={!companyId || !templateId}>
+              Issue the license
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </>
+  );
+}

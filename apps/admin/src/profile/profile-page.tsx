@@ -1,0 +1,212 @@
+import {
+  Alert,
+  Button,
+  Code,
+  CopyButton,
+  Group,
+  Image,
+  Paper,
+  PasswordInput,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from "@mantine/core";
+import { useForm } from "@mantine/form";
+import { notifications } from "@mantine/notifications";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import QRCode from "qrcode";
+import { useState } from "react";
+import { authApi } from "../auth/account-api.ts";
+import { errorMessage } from "../lib/errors.ts";
+import { useMe } from "../lib/me.ts";
+import { useTRPC } from "../lib/trpc.ts";
+import { PageHeader } from "../lib/ui.tsx";
+
+export function ProfilePage() {
+  const me = useMe();
+  return (
+    <>
+      <PageHeader title="Profile" />
+      <SimpleGrid cols={{ base: 1, md: 2 }}>
+        <ChangePassword />
+        <Paper withBorder p="md">
+          <Title order={2} size="h4" mb="sm">
+            Two-factor authentication
+          </Title>
+          {me.totpEnabled ? <DisableTwoFactor /> : <EnrolTwoFactor />}
+        </Paper>
+      </SimpleGrid>
+    </>
+  );
+}
+
+function ChangePassword() {
+  const form = useForm({
+    initialValues: { currentPassword: "", newPassword: "" },
+    validate: { newPassword: (v) => (v.length < 8 ? "At least 8 characters" : null) },
+  });
+  const change = useMutation({
+    mutationFn: authApi.changePassword,
+    onSuccess: () => {
+      form.reset();
+      notifications.show({ color: "teal.9", message: "Password changed; your other sessions are closed" });
+    },
+  });
+  return (
+    <Paper withBorder p="md">
+      <Title order={2} size="h4" mb="sm">
+        Change the password
+      </Title>
+      <form onSubmit={form.onSubmit((v) => change.mutate(v))}>
+        <Stack>
+          <PasswordInput
+            label="Current password"
+            autoComplete="current-password"
+            required
+            {...form.getInputProps("currentPassword")}
+          />
+          <PasswordInput
+            label="New password"
+            autoComplete="new-password"
+            required
+            {...form.getInputProps("newPassword")}
+          />
+          {change.error && (
+            <Alert color="red" role="alert">
+              {errorMessage(change.error)}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button type="submit" loading={change.isPending}>
+              Change the password
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}
+
+function useRefreshMe() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: trpc.auth.me.queryKey() });
+}
+
+function EnrolTwoFactor() {
+  const refreshMe = useRefreshMe();
+  const [enrolment, setEnrolment] = useState<{ secret: string; qr: string } | null>(null);
+  const [codes, setCodes] = useState<string[] | null>(null);
+  const [code, setCode] = useState("");
+  const enroll = useMutation({
+    mutationFn: authApi.enrollTotp,
+    onSuccess: async (r) =>
+      setEnrolment({ secret: r.secret, qr: await QRCode.toDataURL(r.otpauthUri, { margin: 1 }) }),
+  });
+  const enable = useMutation({ mutationFn: authApi.enableTotp, onSuccess: (r) => setCodes(r.recoveryCodes) });
+
+  if (codes) {
+    const text = codes.join("\n");
+    const download = URL.createObjectURL(new Blob([`${text}\n`], { type: "text/plain" }));
+    return (
+      <Stack>
+        <Alert color="indigo" title="Two-factor authentication is on" role="status">
+          Keep these recovery codes somewhere safe: each signs you in once if you lose your authenticator.
+          They are shown only now.
+        </Alert>
+        <Code block>{text}</Code>
+        <Group>
+          <CopyButton value={text}>
+            {({ copied, copy }) => <Button onClick={copy}>{copied ? "Copied" : "Copy the codes"}</Button>}
+          </CopyButton>
+          <Button component="a" href={download} download="recovery-codes.txt" variant="default">
+            Download the codes
+          </Button>
+          <Button variant="subtle" onClick={() => void refreshMe()}>
+            Done
+          </Button>
+        </Group>
+      </Stack>
+    );
+  }
+  if (!enrolment) {
+    return (
+      <Stack>
+        <Text>Sign-in will ask for a code from an authenticator app as well as the password.</Text>
+        {enroll.error && (
+          <Alert color="red" role="alert">
+            {errorMessage(enroll.error)}
+          </Alert>
+        )}
+        <Group>
+          <Button loading={enroll.isPending} onClick={() => enroll.mutate()}>
+            Set up two-factor authentication
+          </Button>
+        </Group>
+      </Stack>
+    );
+  }
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        enable.mutate({ code });
+      }}
+    >
+      <Stack>
+        <Text size="sm">
+          Scan this code with your authenticator app, or type the key, then enter the code it shows.
+        </Text>
+        <Image src={enrolment.qr} alt="QR code of the authenticator key" w={180} h={180} />
+        <Text size="sm">
+          Key: <Code>{enrolment.secret}</Code>
+        </Text>
+        <TextInput
+          label="Code from the app"
+          autoComplete="one-time-code"
+          required
+          value={code}
+          onChange={(e) => setCode(e.currentTarget.value)}
+          error={enable.error ? errorMessage(enable.error) : null}
+        />
+        <Group>
+          <Button type="submit" loading={enable.isPending}>
+            Turn on
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+function DisableTwoFactor() {
+  const refreshMe = useRefreshMe();
+  const form = useForm({ initialValues: { password: "", code: "" } });
+  const disable = useMutation({ mutationFn: authApi.disableTotp, onSuccess: () => void refreshMe() });
+  return (
+    <form onSubmit={form.onSubmit((v) => disable.mutate(v))}>
+      <Stack>
+        <Text>Two-factor authentication is on. To turn it off, confirm with your password and a code.</Text>
+        <PasswordInput
+          label="Password"
+          autoComplete="current-password"
+          required
+          {...form.getInputProps("password")}
+        />
+        <TextInput label="Code" autoComplete="one-time-code" required {...form.getInputProps("code")} />
+        {disable.error && (
+          <Alert color="red" role="alert">
+            {errorMessage(disable.error)}
+          </Alert>
+        )}
+        <Group>
+          <Button color="red.9" type="submit" loading={disable.isPending}>
+            Turn off
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,80 @@
+import type { LicenseTemplateResponse } from "@licensing/contracts";
+import { Badge, Button, Code, Group, Paper, Table, Text } from "@mantine/core";
+import { notifications } from "@mantine/notifications";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { errorMessage } from "../lib/errors.ts";
+import { usePermissions } from "../lib/me.ts";
+import { useTRPC } from "../lib/trpc.ts";
+import { formatDate, QueryState } from "../lib/ui.tsx";
+
+const statusColor = { Active: "teal.9", Inactive: "yellow", Retired: "gray" } as const;
+
+export function SigningKeysPanel({ template }: { template: LicenseTemplateResponse }) {
+  const trpc = useTRPC();
+  const can = usePermissions();
+  const queryClient = useQueryClient();
+  const keys = useQuery(trpc.templates.signingKeys.list.queryOptions({ id: template.id }));
+  const options = {
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.templates.signingKeys.pathKey() }),
+    onError: (e: unknown) => notifications.show({ color: "red", message: errorMessage(e) }),
+  };
+  const rotate = useMutation(trpc.templates.signingKeys.rotate.mutationOptions(options));
+  const retire = useMutation(trpc.templates.signingKeys.retire.mutationOptions(options));
+  return (
+    <Paper withBorder p="md">
+      <Group justify="space-between" mb="sm">
+        <Text size="sm" maw={560}>
+          The active key signs new licenses. Rotating makes a new active key; the old one still verifies the
+          licenses it signed until it is retired.
+        </Text>
+        {can.manageTemplates && template.status === "Active" && (
+          <Button loading={rotate.isPending} onClick={() => rotate.mutate({ id: template.id })}>
+            Rotate the key
+          </Button>
+        )}
+      </Group>
+      <QueryState query={keys} label="signing keys" empty="No signing key.">
+        {(list) => (
+          <Table.ScrollContainer minWidth={560}>
+            <Table>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Public key</Table.Th>
+                  <Table.Th>Status</Table.Th>
+                  <Table.Th>Created</Table.Th>
+                  {can.manageTemplates && <Table.Th>Actions</Table.Th>}
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {list.map((k) => (
+                  <Table.Tr key={k.id}>
+                    <Table.Td>
+                      <Code>{k.publicKeyHex.slice(0, 16)}…</Code>
+                    </Table.Td>
+                    <Table.Td>
+                      <Badge color={statusColor[k.status]}>{k.status}</Badge>
+                    </Table.Td>
+                    <Table.Td>{formatDate(k.createdAt)}</Table.Td>
+                    {can.manageTemplates && (
+                      <Table.Td>
+                        {k.status === "Inactive" && (
+                          <Button
+                            size="xs"
+                            variant="default"
+                            onClick={() => retire.mutate({ id: template.id, keyId: k.id })}
+                          >
+                            Retire
+                          </Button>
+                        )}
+                      </Table.Td>
+                    )}
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </QueryState>
+    </Paper>
+  );
+}

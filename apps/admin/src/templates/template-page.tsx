@@ -1,0 +1,143 @@
+import type { LicenseTemplateResponse } from "@licensing/contracts";
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  NumberInput,
+  Paper,
+  Stack,
+  Tabs,
+  Textarea,
+  TextInput,
+} from "@mantine/core";
+import { useForm } from "@mantine/form";
+import { notifications } from "@mantine/notifications";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { getRouteApi } from "@tanstack/react-router";
+import { errorMessage } from "../lib/errors.ts";
+import { usePermissions } from "../lib/me.ts";
+import { useTRPC } from "../lib/trpc.ts";
+import { PageHeader, QueryState } from "../lib/ui.tsx";
+import { SigningKeysPanel } from "./signing-keys-panel.tsx";
+import { VersionsPanel } from "./versions-panel.tsx";
+
+const route = getRouteApi("/app/templates/$templateId");
+
+export function TemplatePage() {
+  const { templateId } = route.useParams();
+  const trpc = useTRPC();
+  const template = useQuery(trpc.templates.get.queryOptions({ id: templateId }));
+  return (
+    <QueryState query={template} label="the template" empty="">
+      {(t) => (
+        <Stack>
+          <PageHeader
+            title={
+              <>
+                {t.name} <Badge>{t.productCode}</Badge>{" "}
+                {t.status === "Archived" && <Badge color="gray">Archived</Badge>}
+              </>
+            }
+          />
+          <Tabs defaultValue="versions" keepMounted={false}>
+            <Tabs.List>
+              <Tabs.Tab value="versions">Versions</Tabs.Tab>
+              <Tabs.Tab value="settings">Settings</Tabs.Tab>
+              <Tabs.Tab value="keys">Signing keys</Tabs.Tab>
+            </Tabs.List>
+            <Tabs.Panel value="versions" pt="md">
+              <VersionsPanel template={t} />
+            </Tabs.Panel>
+            <Tabs.Panel value="settings" pt="md">
+              <SettingsPanel template={t} />
+            </Tabs.Panel>
+            <Tabs.Panel value="keys" pt="md">
+              <SigningKeysPanel template={t} />
+            </Tabs.Panel>
+          </Tabs>
+        </Stack>
+      )}
+    </QueryState>
+  );
+}
+
+function SettingsPanel({ template }: { template: LicenseTemplateResponse }) {
+  const trpc = useTRPC();
+  const can = usePermissions();
+  const queryClient = useQueryClient();
+  const editable = can.manageTemplates && template.status === "Active";
+  const form = useForm({
+    initialValues: {
+      name: template.name,
+      description: template.description ?? "",
+      defaultOfflineDays: template.defaultOfflineDays,
+      defaultValidityDays: template.defaultValidityDays,
+    },
+  });
+  const invalidate = () => queryClient.invalidateQueries({ queryKey: trpc.templates.pathKey() });
+  const update = useMutation(
+    trpc.templates.update.mutationOptions({
+      onSuccess: async () => {
+        await invalidate();
+        notifications.show({ color: "green", message: "Template saved" });
+      },
+    }),
+  );
+  const archive = useMutation(trpc.templates.archive.mutationOptions({ onSuccess: invalidate }));
+  return (
+    <Paper withBorder p="md" maw={640}>
+      <form
+        onSubmit={form.onSubmit((v) =>
+          update.mutate({ id: template.id, patch: { ...v, description: v.description || null } }),
+        )}
+      >
+        <Stack>
+          <TextInput label="Name" disabled={!editable} {...form.getInputProps("name")} />
+          <Textarea
+            label="Description"
+            autosize
+            minRows={2}
+            disabled={!editable}
+            {...form.getInputProps("description")}
+          />
+          <Group grow>
+            <NumberInput
+              label="Default offline days"
+              min={1}
+              max={30}
+              disabled={!editable}
+              {...form.getInputProps("defaultOfflineDays")}
+            />
+            <NumberInput
+              label="Default validity days"
+              min={1}
+              max={36500}
+              disabled={!editable}
+              {...form.getInputProps("defaultValidityDays")}
+            />
+          </Group>
+          {(update.error ?? archive.error) && (
+            <Alert color="red" role="alert">
+              {errorMessage(update.error ?? archive.error)}
+            </Alert>
+          )}
+          {editable && (
+            <Group justify="space-between">
+              <Button
+                color="red"
+                loading={archive.isPending}
+                onClick={() => archive.mutate({ id: template.id })}
+              >
+                Archive the template
+              </Button>
+              <Button type="submit" loading={update.isPending}>
+                Save
+              </Button>
+            </Group>
+          )}
+        </Stack>
+      </form>
+    </Paper>
+  );
+}

@@ -1,0 +1,20 @@
+import { createTheme, Notification, type CSSVariablesResolver } from "@mantine/core";
+
+// Shade 8 of indigo passes WCAG AA contrast for white text on filled buttons; autoContrast picks dark
+// text on light fills (yellow badges).
+export const theme = createTheme({
+  primaryColor: "indigo",
+  primaryShade: 8,
+  autoContrast: true,
+  defaultRadius: "sm",
+  components: {
+    Notification: Notification.extend({ defaultProps: { closeButtonProps: { "aria-label": "Close" } } }),
+  },
+});
+
+/** Mantine's "dimmed" grey is below AA contrast on white; one shade darker passes. */
+export const cssVariablesResolver: CSSVariablesResolver = () => ({
+  variables: {},
+  light: { "--mantine-color-dimmed": "var(--mantine-color-gray-7)" },
+  dark: {},
+});

@@ -1,0 +1,188 @@
+import {
+  Alert,
+  Badge,
+  Button,
+  Code,
+  CopyButton,
+  Group,
+  Modal,
+  NumberInput,
+  Paper,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+} from "@mantine/core";
+import { useForm } from "@mantine/form";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { errorMessage } from "../lib/errors.ts";
+import { useMe, usePermissions } from "../lib/me.ts";
+import { useTRPC } from "../lib/trpc.ts";
+import { formatDate, PageHeader, QueryState } from "../lib/ui.tsx";
+import { useLookups } from "../licenses/lookups.ts";
+
+/** Personal access tokens; a new token's secret is shown once, with a copy button. */
+export function TokensPage() {
+  const trpc = useTRPC();
+  const can = usePermissions();
+  const queryClient = useQueryClient();
+  const lookups = useLookups();
+  const list = useQuery(trpc.apiTokens.list.queryOptions({}));
+  const [creating, setCreating] = useState(false);
+  const [secret, setSecret] = useState<string | null>(null);
+  const revoke = useMutation(
+    trpc.apiTokens.revoke.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.apiTokens.pathKey() }),
+    }),
+  );
+  return (
+    <>
+      <PageHeader title="API tokens">
+        {can.manageTokens && <Button onClick={() => setCreating(true)}>New token</Button>}
+      </PageHeader>
+      {secret && (
+        <Alert color="indigo" title="Copy the token now: it is not shown again" mb="md" role="status">
+          <Group gap="xs" wrap="nowrap">
+            <Code style={{ wordBreak: "break-all" }}>{secret}</Code>
+            <CopyButton value={secret}>
+              {({ copied, copy }) => (
+                <Button size="xs" onClick={copy}>
+                  {copied ? "Copied" : "Copy"}
+                </Button>
+              )}
+            </CopyButton>
+          </Group>
+        </Alert>
+      )}
+      {revoke.error && (
+        <Alert color="red" role="alert" mb="md">
+          {errorMessage(revoke.error)}
+        </Alert>
+      )}
+      <Paper withBorder>
+        <QueryState query={list} label="API tokens" empty="No API token yet.">
+          {(tokens) => (
+            <Table.ScrollContainer minWidth={640}>
+              <Table>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Name</Table.Th>
+                    <Table.Th>Prefix</Table.Th>
+                    <Table.Th>Company</Table.Th>
+                    <Table.Th>Last used</Table.Th>
+                    <Table.Th>Expires</Table.Th>
+                    {can.manageTokens && <Table.Th>Actions</Table.Th>}
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {tokens.map((t) => (
+                    <Table.Tr key={t.id}>
+                      <Table.Td>{t.name}</Table.Td>
+                      <Table.Td>
+                        <Code>{t.prefix}</Code>
+                      </Table.Td>
+                      <Table.Td>{lookups.companyName(t.companyId)}</Table.Td>
+                      <Table.Td>{formatDate(t.lastUsedAt)}</Table.Td>
+                      <Table.Td>{t.expiresAt ? formatDate(t.expiresAt) : "never"}</Table.Td>
+                      {can.manageTokens && (
+                        <Table.Td>
+                          {t.revokedAt ? (
+                            <Badge color="gray">revoked</Badge>
+                          ) : (
+                            <Button size="xs" variant="default" onClick={() => revoke.mutate({ id: t.id })}>
+                              Revoke
+                            </Button>
+                          )}
+                        </Table.Td>
+                      )}
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )}
+        </QueryState>
+      </Paper>
+      {creating && (
+        <CreateTokenDialog
+          onClose={() => setCreating(false)}
+          onCreated={(s) => {
+            setSecret(s);
+            setCreating(false);
+          }}
+        />
+      )}
+    </>
+  );
+}
+
+function CreateTokenDialog({
+  onClose,
+  onCreated,
+}: {
+  onClose: () => void;
+  onCreated: (secret: string) => void;
+}) {
+  const trpc = useTRPC();
+  const me = useMe();
+  const queryClient = useQueryClient();
+  const lookups = useLookups();
+  const form = useForm<{ name: string; companyId: string | null; expiresInDays: number | "" }>({
+    initialValues: { name: "", companyId: me.companyId, expiresInDays: 90 },
+  });
+  const create = useMutation(
+    trpc.apiTokens.create.mutationOptions({
+      onSuccess: async (created) => {
+        await queryClient.invalidateQueries({ queryKey: trpc.apiTokens.pathKey() });
+        onCreated(created.secret);
+      },
+    }),
+  );
+  return (
+    <Modal opened onClose={onClose} title="New API token">
+      <form
+        onSubmit={form.onSubmit((v) =>
+          create.mutate({
+            name: v.name,
+            companyId: v.companyId ?? "",
+            expiresInDays: v.expiresInDays === "" ? null : v.expiresInDays,
+          }),
+        )}
+      >
+        <Stack>
+          <TextInput label="Name" required data-autofocus {...form.getInputProps("name")} />
+          <Select
+            label="Company"
+            description="The token acts as an Admin of this company and its subtree"
+            required
+            searchable
+            data={lookups.companyOptions}
+            {...form.getInputProps("companyId")}
+          />
+          <NumberInput
+            label="Expires after (days)"
+            description="Empty: never"
+            min={1}
+            max={3650}
+            {...form.getInputProps("expiresInDays")}
+          />
+          {create.error && (
+            <Text c="red" role="alert">
+              {errorMessage(create.error)}
+            </Text>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={create.isPending}>
+              Create
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

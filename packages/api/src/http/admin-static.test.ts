@@ -1,0 +1,60 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp } from "../testing/index.ts";
+
+const HTML = { accept: "text/html,application/xhtml+xml" };
+let dir: string;
+let app: TestApp;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "admin-dist-"));
+  mkdirSync(join(dir, "assets"));
+  writeFileSync(join(dir, "index.html"), "<!doctype html><title>admin</title>");
+  writeFileSync(join(dir, "assets", "index-abc123.js"), "console.log('app')");
+  app = await startTestApp({ adminDir: dir });
+});
+afterAll(async () => {
+  await app.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("the admin app at /", () => {
+  it("serves index.html at / and for deep links, never cached", async () => {
+    const client = await app.client();
+    for (const path of ["/", "/licenses/3f1c8a8e-0000-4000-8000-000000000000", "/companies?x=1"]) {
+      const res = await client.get(path, HTML);
+      expect(res.status, path).toBe(200);
+      expect(res.text).toContain("<title>admin</title>");
+      expect(res.headers.get("cache-control")).toBe("no-cache");
+    }
+  });
+
+  it("serves hashed assets for a year, and 404s a missing one instead of the page", async () => {
+    const client = await app.client();
+    const asset = await client.get("/assets/index-abc123.js");
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect((await client.get("/assets/gone.js", HTML)).status).toBe(404);
+  });
+
+  it("never shadows the APIs or the probes, even for a browser asking for HTML", async () => {
+    const client = await app.client();
+    for (const path of ["/api/v1/nope", "/api/v1/panel/nope", "/trpc/nope.nope", "/api", "/trpc"]) {
+      const res = await client.get(path, HTML);
+      expect(res.status, path).toBe(404);
+      expect(res.text, path).not.toContain("<title>admin</title>");
+    }
+    const health = await client.get("/healthz", HTML);
+    expect(health.body).toEqual({ status: "ok" });
+    const me = await client.get("/api/v1/panel/auth/me", HTML);
+    expect(me.body).toMatchObject({ code: "auth.unauthenticated", status: 401 });
+  });
+
+  it("answers a non-HTML request for an unknown path with the API's 404", async () => {
+    const client = await app.client();
+    const res = await client.get("/elsewhere", { accept: "application/json" });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ code: "route.not_found" });
+  });
+});
