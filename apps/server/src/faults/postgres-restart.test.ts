@@ -55,8 +55,9 @@ describe.skipIf(!postgresBinDir())("PostgreSQL restarted under load", () => {
   }, 120_000);
 
   afterAll(async () => {
-    if (!closed) await server?.close();
+    // The cluster goes first, so a server that cannot close leaves no PostgreSQL behind.
     await postgres?.destroy();
+    if (!closed) await server?.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
