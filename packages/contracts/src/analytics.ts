@@ -5,8 +5,15 @@ import { Timestamp, Uuid } from "./common.ts";
 export const USAGE_WINDOW_DAYS = { default: 30, max: 366 } as const;
 export const TOP_COMPANIES = 10;
 
+// Windows reach back from `to` by days; years outside 1970..9999 cannot be stored or printed as ISO 8601.
+const isInSupportedYears = (value: string) => {
+  const year = Number(value.slice(0, 4));
+  return year >= 1970 && year <= 9999;
+};
+
 const Instant = z
   .union([Timestamp, z.iso.date()])
+  .refine(isInSupportedYears, "must fall between the years 1970 and 9999")
   .meta({ description: "ISO 8601 timestamp, or a date (YYYY-MM-DD) meaning its start, UTC" });
 
 export const UsageQuery = z.object({

@@ -130,6 +130,15 @@ describe("GET /analytics/usage", () => {
     });
   });
 
+  it("answers 400 naming the field for a date outside the years 1970 to 9999 (found by the fuzz test)", async () => {
+    for (const query of [{ to: "0000-02-29" }, { from: "0001-01-01T00:00:00Z" }, { to: "1969-12-31" }]) {
+      const res = await usage(operator, query);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: "request.invalid", status: 400 });
+      expect(res.body.message).toMatch(/1970 and 9999/);
+    }
+  });
+
   it("allows 366 days and answers 400 analytics.range_too_large past them", async () => {
     const ok = await usage(operator, { from: "2025-01-01T00:00:00Z", to: "2026-01-02T00:00:00Z" });
     expect(ok.status).toBe(200);
