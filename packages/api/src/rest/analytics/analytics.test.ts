@@ -131,7 +131,12 @@ describe("GET /analytics/usage", () => {
   });
 
   it("answers 400 naming the field for a date outside the years 1970 to 9999 (found by the fuzz test)", async () => {
-    for (const query of [{ to: "0000-02-29" }, { from: "0001-01-01T00:00:00Z" }, { to: "1969-12-31" }]) {
+    const queries: Record<string, string>[] = [
+      { to: "0000-02-29" },
+      { from: "0001-01-01T00:00:00Z" },
+      { to: "1969-12-31" },
+    ];
+    for (const query of queries) {
       const res = await usage(operator, query);
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ code: "request.invalid", status: 400 });
