@@ -60,6 +60,13 @@ async function signIn(p: Page, user: { email: string; password: string }) {
   await p.getByRole("heading", { name: "Licenses" }).waitFor();
 }
 
+/** Closes the notifications still shown, so that the screenshots show the header under them. */
+async function dismissNotifications(p: Page) {
+  const notifications = p.locator(".mantine-Notification-root");
+  for (const close of await notifications.getByRole("button", { name: "Close" }).all()) await close.click();
+  await until(() => notifications.count()).toBe(0);
+}
+
 describe("webhooks in the admin app", () => {
   it(
     "creates an endpoint, each refused input shown at its field, with a generated secret",
@@ -147,6 +154,7 @@ describe("webhooks in the admin app", () => {
       const details = page.locator(`#delivery-${receiver!.received[0]!.deliveryId}`);
       await details.getByText("maintenance: try later").waitFor();
       await details.getByText(state.license.licenseKey).waitFor();
+      await dismissNotifications(page);
       await expectAccessible(page);
       await screenshot(page, "webhook-deliveries");
 
@@ -180,6 +188,7 @@ describe("webhooks in the admin app", () => {
     await until(() => row.getByRole("cell").nth(3).textContent()).not.toBe("never");
     // Off the nav link just clicked: its hover shade is the shell's, checked by the other suites.
     await page.mouse.move(640, 780);
+    await dismissNotifications(page);
     await expectAccessible(page);
     await screenshot(page, "webhooks");
 

@@ -6,6 +6,7 @@ import { Fragment, useState } from "react";
 import { errorMessage } from "../lib/errors.ts";
 import { useTRPC } from "../lib/trpc.ts";
 import { formatDate, QueryState } from "../lib/ui.tsx";
+import { unclipped } from "./webhooks-page.tsx";
 
 const LIMIT = 50;
 // While a delivery is Pending the list follows it; the server's workers poll every 15 seconds.
@@ -77,7 +78,9 @@ export function DeliveriesTable({ endpointId }: { endpointId: string }) {
                   <Fragment key={d.id}>
                     <Table.Tr>
                       <Table.Td>
-                        <Badge color={deliveryStatusColor[d.status]}>{d.status}</Badge>
+                        <Badge color={deliveryStatusColor[d.status]} styles={unclipped}>
+                          {d.status}
+                        </Badge>
                       </Table.Td>
                       <Table.Td>{d.eventType}</Table.Td>
                       <Table.Td>{formatDate(d.createdAt)}</Table.Td>

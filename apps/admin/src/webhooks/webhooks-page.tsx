@@ -124,6 +124,13 @@ export function EventBadges({ events }: { events: string[] }) {
   );
 }
 
+/** A badge's label whole even in a squeezed table column (Mantine clips it with an ellipsis). */
+export const unclipped = { label: { overflow: "visible" } } as const;
+
 export function ActiveBadge({ active }: { active: boolean }) {
-  return <Badge color={active ? "teal.9" : "gray.7"}>{active ? "active" : "inactive"}</Badge>;
+  return (
+    <Badge color={active ? "teal.9" : "gray.7"} styles={unclipped}>
+      {active ? "active" : "inactive"}
+    </Badge>
+  );
 }
