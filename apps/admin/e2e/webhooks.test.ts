@@ -262,13 +262,19 @@ describe("webhooks in the admin app", () => {
       const deliveries = (await operator.get(`/api/v1/panel/webhooks/${state.endpointId}/deliveries`)).body;
       expect(deliveries).toHaveLength(1);
 
-      await page.getByRole("button", { name: `Delete ${receiver!.url}` }).click();
+      await page.getByRole("link", { name: receiver!.url }).click();
+      await page.getByText(/its pending ones \(a replay too\) wait/).waitFor();
+      await dismissNotifications(page);
+      await expectAccessible(page);
+      // Deleted from its own page: back to the list, where it is gone.
+      await page.getByRole("button", { name: "Delete", exact: true }).click();
       await page
         .getByRole("dialog")
         .getByText(/cannot be undone/)
         .waitFor();
       await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
       await page.getByText("No webhook endpoint yet.").waitFor();
+      expect(new URL(page.url()).pathname).toBe("/webhooks");
       expect((await operator.get("/api/v1/panel/webhooks")).body).toEqual([]);
     },
   );

@@ -97,7 +97,7 @@ export function DeliveriesTable({ endpointId }: { endpointId: string }) {
                             size="xs"
                             variant="default"
                             aria-expanded={open === d.id}
-                            aria-controls={`delivery-${d.id}`}
+                            aria-controls={open === d.id ? `delivery-${d.id}` : undefined}
                             aria-label={`Details of the ${d.eventType} delivery of ${formatDate(d.createdAt)}`}
                             onClick={() => setOpen(open === d.id ? null : d.id)}
                           >

@@ -1,4 +1,4 @@
-import { Button, Code, Paper, SimpleGrid, Stack, Text } from "@mantine/core";
+import { Alert, Button, Code, Paper, SimpleGrid, Stack, Text } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { getRouteApi, useNavigate } from "@tanstack/react-router";
 import { useState, type ReactNode } from "react";
@@ -55,6 +55,12 @@ function WebhookEndpoint() {
               </Field>
             </SimpleGrid>
           </Paper>
+          {!e.isActive && (
+            <Alert color="gray" title="Inactive">
+              This endpoint gets no new delivery, and its pending ones (a replay too) wait until it is active
+              again.
+            </Alert>
+          )}
           <DeliveriesTable endpointId={e.id} />
           {dialog === "edit" && <WebhookFormDialog endpoint={e} onClose={() => setDialog(null)} />}
           {dialog === "delete" && (
