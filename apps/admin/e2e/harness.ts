@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AxeBuilder } from "@axe-core/playwright";
-import { startTestApp, type TestApp } from "@licensing/api/testing";
+import { startTestApp, type TestApp, type TestAppOptions } from "@licensing/api/testing";
 import { generate } from "otplib";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { expect } from "vitest";
@@ -29,9 +29,9 @@ export interface Harness {
  * The real app (REST + tRPC + the admin build) on an ephemeral port over an isolated database with a real
  * SMTP receiver, and Debian's Chromium driven by playwright-core. Builds the admin app first when stale.
  */
-export async function startHarness(): Promise<Harness> {
+export async function startHarness(options: TestAppOptions = {}): Promise<Harness> {
   ensureAdminBuild();
-  const app = await startTestApp({ adminDir: ADMIN_DIST });
+  const app = await startTestApp({ ...options, adminDir: ADMIN_DIST });
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,

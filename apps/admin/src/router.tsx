@@ -23,6 +23,8 @@ import { Shell } from "./shell/shell.tsx";
 import { TemplatePage } from "./templates/template-page.tsx";
 import { TemplatesPage } from "./templates/templates-page.tsx";
 import { TokensPage } from "./tokens/tokens-page.tsx";
+import { WebhookPage } from "./webhooks/webhook-page.tsx";
+import { WebhooksPage } from "./webhooks/webhooks-page.tsx";
 
 interface RouterContext {
   queryClient: QueryClient;
@@ -121,6 +123,12 @@ const license = createRoute({
 const audit = createRoute({ getParentRoute: () => app, path: "/audit", component: AuditPage });
 const tokens = createRoute({ getParentRoute: () => app, path: "/tokens", component: TokensPage });
 const profile = createRoute({ getParentRoute: () => app, path: "/profile", component: ProfilePage });
+const webhooks = createRoute({ getParentRoute: () => app, path: "/webhooks", component: WebhooksPage });
+const webhook = createRoute({
+  getParentRoute: () => app,
+  path: "/webhooks/$webhookId",
+  component: WebhookPage,
+});
 
 const routeTree = rootRoute.addChildren([
   signIn,
@@ -139,6 +147,8 @@ const routeTree = rootRoute.addChildren([
     audit,
     tokens,
     profile,
+    webhooks,
+    webhook,
   ]),
 ]);
 

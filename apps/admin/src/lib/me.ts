@@ -26,6 +26,7 @@ export function permissions(me: MeResponse) {
     manageLicenses: admin,
     manageTokens: admin,
     readAudit: me.isOperator,
+    manageWebhooks: me.isOperator,
   };
 }
 export type Permissions = ReturnType<typeof permissions>;

@@ -11,6 +11,7 @@ const links = [
   { to: "/companies", label: "Companies" },
   { to: "/templates", label: "Templates" },
   { to: "/audit", label: "Audit log", operatorOnly: true },
+  { to: "/webhooks", label: "Webhooks", operatorOnly: true },
   { to: "/tokens", label: "API tokens" },
   { to: "/profile", label: "Profile" },
 ] as const;
