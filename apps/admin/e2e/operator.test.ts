@@ -133,6 +133,16 @@ async function signIn(target: Page, account: { email: string; password: string }
   await target.getByRole("heading", { name: heading }).waitFor();
 }
 
+/** The screen at rest for its screenshot: no focus ring, tooltip, open list or notification in the way. */
+async function shoot(target: Page, name: string) {
+  await target.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await target.mouse.move(0, 0);
+  for (const close of await target.locator(".mantine-Notification-root").getByRole("button").all())
+    await close.click();
+  await until(() => target.locator(".mantine-Notification-root").count()).toBe(0);
+  await screenshot(target, name);
+}
+
 beforeAll(async () => {
   h = await startHarness();
   await seed();
@@ -167,7 +177,7 @@ describe("the operator console and analytics", () => {
     expect((await tile("Webhook endpoints"))[0]).toBe("0");
     expect(await tile("Deliveries in the last 24 h")).toEqual(["0", "0 delivered · 0 pending · 0 failed"]);
     await expectAccessible(page);
-    await screenshot(page, "operator");
+    await shoot(page, "operator");
   });
 
   it("draws usage and distribution for a chosen range, the range in the URL", { timeout: LONG }, async () => {
@@ -225,7 +235,7 @@ describe("the operator console and analytics", () => {
     await page.goBack();
     await until(() => rowsOf("Top companies by live activations").count()).toBe(3);
     await expectAccessible(page);
-    await screenshot(page, "analytics");
+    await shoot(page, "analytics");
   });
 
   it("shows the server's message at the range field for a bad range", { timeout: LONG }, async () => {
@@ -257,7 +267,7 @@ describe("the operator console and analytics", () => {
     expect(await rowsOf("Tenants").first().textContent()).toMatch(/^Alpha Corpalpha-corpActive12/);
     expect(new URL(page.url()).searchParams.get("search")).toBe("ALPH");
     await expectAccessible(page);
-    await screenshot(page, "operator-tenants");
+    await shoot(page, "operator-tenants");
   });
 
   it("narrows all licenses by trial, company and status", { timeout: LONG }, async () => {
@@ -279,7 +289,7 @@ describe("the operator console and analytics", () => {
     await page.goBack();
     await page.getByRole("link", { name: licenses.l2!.licenseKey }).waitFor();
     await expectAccessible(page);
-    await screenshot(page, "operator-licenses");
+    await shoot(page, "operator-licenses");
   });
 
   it("invites an operator, and promotes and demotes a company admin", { timeout: LONG }, async () => {
@@ -308,7 +318,7 @@ describe("the operator console and analytics", () => {
     await page.getByRole("dialog").getByRole("button", { name: "Promote" }).click();
     await page.getByRole("cell", { name: ADMIN.email, exact: true }).waitFor();
     await expectAccessible(page);
-    await screenshot(page, "operator-users");
+    await shoot(page, "operator-users");
 
     await page.getByRole("button", { name: `Demote ${ADMIN.email}` }).click();
     await page.getByRole("dialog").getByText("signed out everywhere").waitFor();
@@ -339,7 +349,7 @@ describe("the operator console and analytics", () => {
       const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);
       await expectAccessible(phone);
-      await screenshot(phone, "analytics-mobile");
+      await shoot(phone, "analytics-mobile");
 
       await phone.getByRole("button", { name: "Toggle navigation" }).click();
       const nav = phone.getByRole("navigation", { name: "Main" });

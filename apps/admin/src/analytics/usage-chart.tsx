@@ -18,6 +18,8 @@ export default function UsageChart({ usage }: { usage: UsageResponse }) {
       withLegend
       legendProps={{ verticalAlign: "bottom" }}
       curveType="linear"
+      // Dots for a few days; over a month they only crowd the lines.
+      withDots={data.length <= 14}
       series={[
         { name: "activations", color: "indigo.7" },
         { name: "heartbeats", color: "teal.8" },
