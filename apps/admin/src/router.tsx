@@ -6,6 +6,8 @@ import {
   Outlet,
   redirect,
 } from "@tanstack/react-router";
+import { AnalyticsPage } from "./analytics/analytics-page.tsx";
+import { analyticsSearch } from "./analytics/analytics-search.ts";
 import { AcceptInvitePage } from "./auth/accept-invite-page.tsx";
 import { AuditPage } from "./audit/audit-page.tsx";
 import { ForgotPasswordPage, ResetPasswordPage } from "./auth/password-pages.tsx";
@@ -17,6 +19,8 @@ import { LicensePage } from "./licenses/license-page.tsx";
 import { LicensesPage, licenseSearch } from "./licenses/licenses-page.tsx";
 import { isUnauthenticated } from "./lib/errors.ts";
 import type { Trpc } from "./lib/trpc.ts";
+import { OperatorPage } from "./operator/operator-page.tsx";
+import { operatorSearch } from "./operator/operator-search.ts";
 import { ProfilePage } from "./profile/profile-page.tsx";
 import { NotFound } from "./shell/not-found.tsx";
 import { Shell } from "./shell/shell.tsx";
@@ -120,6 +124,18 @@ const license = createRoute({
   component: LicensePage,
 });
 
+const analytics = createRoute({
+  getParentRoute: () => app,
+  path: "/analytics",
+  validateSearch: analyticsSearch,
+  component: AnalyticsPage,
+});
+const operator = createRoute({
+  getParentRoute: () => app,
+  path: "/operator",
+  validateSearch: operatorSearch,
+  component: OperatorPage,
+});
 const audit = createRoute({ getParentRoute: () => app, path: "/audit", component: AuditPage });
 const tokens = createRoute({ getParentRoute: () => app, path: "/tokens", component: TokensPage });
 const profile = createRoute({ getParentRoute: () => app, path: "/profile", component: ProfilePage });
@@ -144,6 +160,8 @@ const routeTree = rootRoute.addChildren([
     licenses,
     issueLicense,
     license,
+    analytics,
+    operator,
     audit,
     tokens,
     profile,

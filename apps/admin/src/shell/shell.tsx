@@ -10,6 +10,8 @@ const links = [
   { to: "/licenses", label: "Licenses" },
   { to: "/companies", label: "Companies" },
   { to: "/templates", label: "Templates" },
+  { to: "/analytics", label: "Analytics" },
+  { to: "/operator", label: "Operator console", operatorOnly: true },
   { to: "/audit", label: "Audit log", operatorOnly: true },
   { to: "/webhooks", label: "Webhooks", operatorOnly: true },
   { to: "/tokens", label: "API tokens" },

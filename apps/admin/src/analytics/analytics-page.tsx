@@ -1,0 +1,187 @@
+import type { UsageResponse } from "@licensing/contracts";
+import {
+  Button,
+  Group,
+  Loader,
+  Paper,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from "@mantine/core";
+import { useForm } from "@mantine/form";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { getRouteApi } from "@tanstack/react-router";
+import { lazy, Suspense, type CSSProperties } from "react";
+import { errorCode, errorMessage } from "../lib/errors.ts";
+import { AnchorLink } from "../lib/links.tsx";
+import { useTRPC } from "../lib/trpc.ts";
+import { PageHeader, QueryState } from "../lib/ui.tsx";
+import { defaultRange, RANGE_ERRORS, type AnalyticsSearch } from "./analytics-search.ts";
+
+const route = getRouteApi("/app/analytics");
+const UsageChart = lazy(() => import("./usage-chart.tsx"));
+const DistributionCharts = lazy(() => import("./distribution-charts.tsx"));
+
+const total = (series: UsageResponse["heartbeats"]) => series.reduce((sum, day) => sum + day.count, 0);
+
+/** Usage over a chosen range, and the distribution now; the server scopes both to what the user sees. */
+export function AnalyticsPage() {
+  const search = route.useSearch();
+  const navigate = route.useNavigate();
+  const trpc = useTRPC();
+  const defaults = defaultRange();
+  const range = { from: search.from ?? defaults.from, to: search.to ?? defaults.to };
+  const scope = { companyId: search.companyId };
+  const companies = useQuery(trpc.companies.list.queryOptions());
+  const usage = useQuery({
+    ...trpc.analytics.usage.queryOptions({ from: range.from, to: range.to, ...scope }),
+    placeholderData: keepPreviousData,
+  });
+  const distribution = useQuery({
+    ...trpc.analytics.distribution.queryOptions(scope),
+    placeholderData: keepPreviousData,
+  });
+  const rangeError = usage.error && RANGE_ERRORS.has(errorCode(usage.error) ?? "") ? usage.error : null;
+  const setSearch = (patch: Partial<AnalyticsSearch>) =>
+    void navigate({ search: (prev) => ({ ...prev, ...patch }) });
+
+  return (
+    <>
+      <PageHeader title="Analytics" />
+      <Paper withBorder p="md" mb="md">
+        <SimpleGrid cols={{ base: 1, md: 2 }}>
+          {/* Keyed by the URL: the back button puts the fields back to the range it shows. */}
+          <RangeForm
+            key={`${range.from}/${range.to}`}
+            range={range}
+            error={rangeError}
+            onApply={(from, to) => setSearch({ from, to })}
+          />
+          <Select
+            label="Company"
+            description="That company and every company below it"
+            placeholder="Every company you can see"
+            clearable
+            searchable
+            data={(companies.data ?? []).map((c) => ({ value: c.id, label: c.name }))}
+            value={search.companyId ?? null}
+            onChange={(v) => setSearch({ companyId: v ?? undefined })}
+          />
+        </SimpleGrid>
+      </Paper>
+      <Stack>
+        <Paper withBorder p="md">
+          <Title order={2} size="h4" mb="sm">
+            Usage per day
+          </Title>
+          {rangeError ? (
+            <Text c="dimmed">Choose a valid range to see the usage.</Text>
+          ) : (
+            <QueryState query={usage} label="usage" empty="" isEmpty={() => false}>
+              {(u) => (
+                <>
+                  <Suspense fallback={<Loader aria-label="Loading the usage chart" />}>
+                    <UsageChart usage={u} />
+                  </Suspense>
+                  <Text size="sm" mt="xs" aria-live="polite">
+                    {u.activations[0]?.date} to {u.activations.at(-1)?.date}: {total(u.activations)}{" "}
+                    activations, {total(u.heartbeats)} heartbeats, {total(u.licensesIssued)} licenses issued
+                  </Text>
+                </>
+              )}
+            </QueryState>
+          )}
+        </Paper>
+        <Paper withBorder p="md">
+          <Title order={2} size="h4" mb="sm">
+            Distribution now
+          </Title>
+          <QueryState query={distribution} label="the distribution" empty="" isEmpty={() => false}>
+            {(d) => (
+              <Suspense fallback={<Loader aria-label="Loading the distribution charts" />}>
+                <DistributionCharts distribution={d} />
+              </Suspense>
+            )}
+          </QueryState>
+        </Paper>
+        <Paper withBorder>
+          <Title order={2} size="h4" p="md" pb={0}>
+            Top companies by live activations
+          </Title>
+          <QueryState
+            query={distribution}
+            label="the top companies"
+            empty="No live activation yet."
+            isEmpty={(d) => d.topCompaniesByActivations.length === 0}
+          >
+            {(d) => (
+              <Table.ScrollContainer minWidth={360}>
+                <Table striped aria-label="Top companies by live activations">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>#</Table.Th>
+                      <Table.Th>Company</Table.Th>
+                      <Table.Th ta="right">Live activations</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {d.topCompaniesByActivations.map((c, i) => (
+                      <Table.Tr key={c.companyId}>
+                        <Table.Td>{i + 1}</Table.Td>
+                        <Table.Td>
+                          <AnchorLink to="/companies/$companyId" params={{ companyId: c.companyId }}>
+                            {c.companyName}
+                          </AnchorLink>
+                        </Table.Td>
+                        <Table.Td ta="right">{c.count}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            )}
+          </QueryState>
+        </Paper>
+      </Stack>
+    </>
+  );
+}
+
+/** From and to (UTC days, each counted whole), applied together so no half-typed date is ever sent. */
+function RangeForm({
+  range,
+  error,
+  onApply,
+}: {
+  range: { from: string; to: string };
+  error: unknown;
+  onApply: (from: string, to: string) => void;
+}) {
+  const form = useForm({ initialValues: range });
+  return (
+    <form
+      onSubmit={form.onSubmit((v) => onApply(v.from, v.to))}
+      aria-label="Date range"
+      // Mantine's error red is below AA contrast on white (text and border); one shade darker passes.
+      style={{ "--mantine-color-error": "var(--mantine-color-red-9)" } as CSSProperties}
+    >
+      <Group align="flex-start" wrap="wrap" gap="xs">
+        <TextInput
+          type="date"
+          label="From"
+          required
+          {...form.getInputProps("from")}
+          error={error ? errorMessage(error) : undefined}
+        />
+        <TextInput type="date" label="To" required {...form.getInputProps("to")} error={Boolean(error)} />
+        <Button type="submit" variant="default" mt={25}>
+          Show
+        </Button>
+      </Group>
+    </form>
+  );
+}

@@ -1,0 +1,145 @@
+import { LICENSE_PAGE_SIZE, LicenseStatus } from "@licensing/contracts";
+import { Badge, Code, Group, Pagination, Paper, Select, SimpleGrid, Table, Text } from "@mantine/core";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { getRouteApi } from "@tanstack/react-router";
+import { formatTotal } from "../licenses/licenses-page.tsx";
+import { statusColor, useLookups } from "../licenses/lookups.ts";
+import { AnchorLink } from "../lib/links.tsx";
+import { useTRPC } from "../lib/trpc.ts";
+import { formatDate, QueryState } from "../lib/ui.tsx";
+import type { OperatorSearch } from "./operator-search.ts";
+
+const route = getRouteApi("/app/operator");
+const PAGE_SIZE = LICENSE_PAGE_SIZE.default;
+const TRIAL = [
+  { value: "true", label: "Trial licenses only" },
+  { value: "false", label: "No trial licenses" },
+];
+
+/** Every license of the platform, newest first; totals past the exact-count limit are approximate. */
+export function AllLicensesPanel() {
+  const search = route.useSearch();
+  const navigate = route.useNavigate();
+  const trpc = useTRPC();
+  const lookups = useLookups();
+  const page = search.page ?? 1;
+  const { status, templateId, companyId, trial } = search;
+  const results = useQuery({
+    ...trpc.operator.licenses.queryOptions({
+      status,
+      templateId,
+      companyId,
+      trial,
+      page,
+      pageSize: PAGE_SIZE,
+    }),
+    placeholderData: keepPreviousData,
+  });
+  const setFilter = (patch: Partial<OperatorSearch>) =>
+    void navigate({ search: (prev) => ({ ...prev, ...patch, page: undefined }) });
+
+  return (
+    <>
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} mb="md">
+        <Select
+          label="Status"
+          placeholder="Any status"
+          clearable
+          data={LicenseStatus.options}
+          value={status ?? null}
+          onChange={(v) => setFilter({ status: v ?? undefined })}
+        />
+        <Select
+          label="Template"
+          placeholder="Any template"
+          clearable
+          searchable
+          data={lookups.templates.map((t) => ({ value: t.id, label: `${t.name} (${t.productCode})` }))}
+          value={templateId ?? null}
+          onChange={(v) => setFilter({ templateId: v ?? undefined })}
+        />
+        <Select
+          label="Company"
+          description="Its own licenses, not its children's"
+          placeholder="Any company"
+          clearable
+          searchable
+          data={lookups.companies.map((c) => ({ value: c.id, label: c.name }))}
+          value={companyId ?? null}
+          onChange={(v) => setFilter({ companyId: v ?? undefined })}
+        />
+        <Select
+          label="Trial"
+          placeholder="Trial or not"
+          clearable
+          data={TRIAL}
+          value={trial === undefined ? null : String(trial)}
+          onChange={(v) => setFilter({ trial: v === null ? undefined : v === "true" })}
+        />
+      </SimpleGrid>
+      <Paper withBorder>
+        <QueryState
+          query={results}
+          label="licenses"
+          empty="No license matches these filters."
+          isEmpty={(p) => p.items.length === 0}
+        >
+          {(result) => (
+            <>
+              <Table.ScrollContainer minWidth={760}>
+                <Table striped highlightOnHover aria-label="All licenses">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>License key</Table.Th>
+                      <Table.Th>Company</Table.Th>
+                      <Table.Th>Product</Table.Th>
+                      <Table.Th>Status</Table.Th>
+                      <Table.Th>Issued</Table.Th>
+                      <Table.Th>Expires</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {result.items.map((l) => (
+                      <Table.Tr key={l.id}>
+                        <Table.Td>
+                          <AnchorLink to="/licenses/$licenseId" params={{ licenseId: l.id }}>
+                            <Code>{l.licenseKey}</Code>
+                          </AnchorLink>
+                        </Table.Td>
+                        <Table.Td>{l.companyName}</Table.Td>
+                        <Table.Td>{l.productCode}</Table.Td>
+                        <Table.Td>
+                          <Badge color={statusColor[l.status]}>{l.status}</Badge>
+                          {l.isTrial && (
+                            <Badge ml={4} variant="outline">
+                              trial
+                            </Badge>
+                          )}
+                        </Table.Td>
+                        <Table.Td>{formatDate(l.issuedAt)}</Table.Td>
+                        <Table.Td>{formatDate(l.expiresAt)}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+              <Group justify="space-between" p="sm">
+                <Text size="sm" aria-live="polite">
+                  {formatTotal(result.total)} licenses
+                </Text>
+                <Pagination
+                  total={Math.max(1, Math.ceil(result.total / PAGE_SIZE))}
+                  value={page}
+                  onChange={(p) =>
+                    void navigate({ search: (prev) => ({ ...prev, page: p > 1 ? p : undefined }) })
+                  }
+                  getControlProps={(control) => ({ "aria-label": `${control} page` })}
+                />
+              </Group>
+            </>
+          )}
+        </QueryState>
+      </Paper>
+    </>
+  );
+}
