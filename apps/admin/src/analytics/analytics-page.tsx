@@ -15,7 +15,7 @@ import {
 import { useForm } from "@mantine/form";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { getRouteApi } from "@tanstack/react-router";
-import { lazy, Suspense, type CSSProperties } from "react";
+import { lazy, Suspense } from "react";
 import { errorCode, errorMessage } from "../lib/errors.ts";
 import { AnchorLink } from "../lib/links.tsx";
 import { useTRPC } from "../lib/trpc.ts";
@@ -163,12 +163,7 @@ function RangeForm({
 }) {
   const form = useForm({ initialValues: range });
   return (
-    <form
-      onSubmit={form.onSubmit((v) => onApply(v.from, v.to))}
-      aria-label="Date range"
-      // Mantine's error red is below AA contrast on white (text and border); one shade darker passes.
-      style={{ "--mantine-color-error": "var(--mantine-color-red-9)" } as CSSProperties}
-    >
+    <form onSubmit={form.onSubmit((v) => onApply(v.from, v.to))} aria-label="Date range">
       <Group align="flex-start" wrap="wrap" gap="xs">
         <TextInput
           type="date"

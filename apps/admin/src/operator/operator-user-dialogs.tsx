@@ -3,13 +3,11 @@ import { Alert, Button, Group, Modal, Select, Stack, Text, TextInput } from "@ma
 import { useForm } from "@mantine/form";
 import { notifications } from "@mantine/notifications";
 import { useMutation, useQuery } from "@tanstack/react-query";
-import type { CSSProperties } from "react";
 import { useLookups } from "../licenses/lookups.ts";
 import { errorCode, errorMessage } from "../lib/errors.ts";
 import { useTRPC } from "../lib/trpc.ts";
 
 // The theme names the notifications' close button, not the modals'.
-const CLOSE = { "aria-label": "Close" };
 
 interface DialogProps {
   onClose: () => void;
@@ -34,10 +32,8 @@ export function InviteOperatorDialog({ onClose, onDone }: DialogProps) {
     <Modal
       opened
       onClose={onClose}
-      closeButtonProps={CLOSE}
+
       title="Invite an operator"
-      // Mantine's error red is below AA contrast on white (text and border); one shade darker passes.
-      style={{ "--mantine-color-error": "var(--mantine-color-red-9)" } as CSSProperties}
     >
       <form
         onSubmit={form.onSubmit((v) =>
@@ -102,7 +98,7 @@ export function PromoteDialog({ onClose, onDone }: DialogProps) {
     label: `${u.email}${u.companyId ? ` (${lookups.companyName(u.companyId)}, ${u.role})` : ""}`,
   }));
   return (
-    <Modal opened onClose={onClose} closeButtonProps={CLOSE} title="Promote a user to operator">
+    <Modal opened onClose={onClose} title="Promote a user to operator">
       <form
         onSubmit={form.onSubmit((v) => {
           if (v.userId) promote.mutate({ id: v.userId });
@@ -151,7 +147,7 @@ export function DemoteDialog({ user, onClose, onDone }: DialogProps & { user: Op
     }),
   );
   return (
-    <Modal opened onClose={onClose} closeButtonProps={CLOSE} title={`Demote ${user.email}?`}>
+    <Modal opened onClose={onClose} title={`Demote ${user.email}?`}>
       <Stack>
         <Text size="sm">
           They lose operator rights at once and are signed out everywhere. A company role they hold stays.
