@@ -55,7 +55,12 @@ export async function startBenchApp(
   await bootstrapOperator(deps, OPERATOR);
   server.on(
     "request",
-    createApp({ deps, version: "bench", rateLimits: { panel: 1e9, auth: 1e9, client: 1e9 } }),
+    createApp({
+      deps,
+      ping: () => database.ping(),
+      version: "bench",
+      rateLimits: { panel: 1e9, auth: 1e9, client: 1e9 },
+    }),
   );
   const operator = new TestClient(url);
   await operator.login(OPERATOR.email, OPERATOR.password);
