@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
-import { tables } from "@licensing/db";
+import { tables, type UserRow } from "@licensing/db";
 import { generateSecret, generateURI, verify } from "otplib";
 import { sha256Hex } from "../crypto/hash.ts";
 import { recordAudit } from "../audit/record.ts";
@@ -12,8 +12,6 @@ import { loadUser } from "./users.ts";
 
 const ISSUER = "Licensing Service";
 const RECOVERY_CODE_COUNT = 10;
-
-type UserRow = typeof tables.users.$inferSelect;
 
 export async function enrollTotp(deps: Deps, actor: UserActor) {
   const user = await loadUser(deps.db, actor.userId);
