@@ -106,6 +106,9 @@ export function expectStatus(res: { status: number; text: string }, status: numb
 
 export const formatInt = (n: number) => Math.round(n).toLocaleString("en-US");
 
+/** Seconds since `since` (a performance.now() reading), to one decimal. */
+export const secondsSince = (since: number) => ((performance.now() - since) / 1000).toFixed(1);
+
 /** The rows of a raw query (node-postgres and PGlite both answer `{ rows }`). */
 export async function rows<T>(db: Db, query: SQL): Promise<T[]> {
   return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
