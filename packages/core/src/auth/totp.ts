@@ -7,7 +7,7 @@ import { recordAudit } from "../audit/record.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
 import type { UserActor } from "./actor.ts";
-import { assertNotLockedOut, recordAuthFailure } from "./lockout.ts";
+import { assertCurrentPassword, assertNotLockedOut, recordAuthFailure } from "./lockout.ts";
 import { loadUser } from "./users.ts";
 
 const ISSUER = "Licensing Service";
@@ -61,11 +61,7 @@ export async function enableTotp(deps: Deps, actor: UserActor, code: string) {
 export async function disableTotp(deps: Deps, actor: UserActor, input: { password: string; code: string }) {
   const user = await loadUser(deps.db, actor.userId);
   if (!user.totpEnabled) fail("totp.not_enabled", "Two-factor authentication is not enabled");
-  await assertNotLockedOut(deps, user.id);
-  if (!(await deps.passwords.verify(user.passwordHash, input.password))) {
-    await recordAuthFailure(deps, user.id);
-    fail("auth.invalid_password", "password: the password is wrong");
-  }
+  await assertCurrentPassword(deps, user, input.password, "password");
   if (!(await consumeSecondFactor(deps, user, input.code))) {
     await recordAuthFailure(deps, user.id);
     fail("totp.invalid_code", "code: the code is neither a current TOTP code nor an unused recovery code");
