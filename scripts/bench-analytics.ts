@@ -17,10 +17,11 @@ import {
   percentile,
   progress,
   rows,
+  secondsSince,
   startBenchApp,
 } from "./lib/bench-app.ts";
 import { createHeartbeatPartitions, insertActivations, insertHeartbeats } from "./lib/analytics-dataset.ts";
-import { companyTree, createTemplates, insertCompanies, insertLicenses } from "./lib/search-dataset.ts";
+import { licenseCounts, loadLicenseDataset } from "./lib/search-dataset.ts";
 import { measureWritePath } from "./lib/rollup-write-probe.ts";
 
 const HELP = `Usage: npx tsx scripts/bench-analytics.ts [options]
@@ -65,25 +66,16 @@ const WARMUP = Number(args.warmup);
 const PROBE = Number(args.probe);
 const TARGET_MS = Number(args.target);
 
-const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(1);
-
 const app = await startBenchApp({ keep: args.keep });
 let failed = false;
 try {
   const { db } = app.database;
-  const companies = companyTree();
-  await insertCompanies(db, companies);
-  const templates = await createTemplates(app.operator);
+  const { companies, templates } = await loadLicenseDataset(app, LICENSES);
+  log("  activations…");
   let started = performance.now();
-  log(
-    `${companies.length} companies, ${templates.length} templates; inserting ${formatInt(LICENSES)} licenses…`,
-  );
-  await insertLicenses(db, { count: LICENSES, companies, templates, seed: 42 });
-  log(`  ${seconds(started)} s; activations…`);
-  started = performance.now();
   const activations = await insertActivations(db);
   log(
-    `  ${formatInt(activations.total)} activations (${formatInt(activations.live)} live) in ${seconds(started)} s`,
+    `  ${formatInt(activations.total)} activations (${formatInt(activations.live)} live) in ${secondsSince(started)} s`,
   );
   started = performance.now();
   await createHeartbeatPartitions(db, 13);
@@ -92,24 +84,22 @@ try {
     days: 365,
     chunks: 20,
     onChunk: (done) =>
-      progress(`  heartbeat records: ${formatInt(done)} / ${formatInt(HEARTBEATS)} (${seconds(started)} s)`),
+      progress(
+        `  heartbeat records: ${formatInt(done)} / ${formatInt(HEARTBEATS)} (${secondsSince(started)} s)`,
+      ),
   });
-  log(`\n  heartbeat records written in ${seconds(started)} s; VACUUM ANALYZE…`);
+  log(`\n  heartbeat records written in ${secondsSince(started)} s; VACUUM ANALYZE…`);
   started = performance.now();
   // What autovacuum does after a bulk load: planner statistics and the visibility map.
   await db.execute(sql`VACUUM ANALYZE`);
-  log(`  ${seconds(started)} s`);
+  log(`  ${secondsSince(started)} s`);
 
   // The company cases: the root whose subtree holds the most licenses, and the largest single company.
-  const perCompany = await rows<{ company_id: string; n: number }>(
-    db,
-    sql`SELECT company_id, count(*)::int AS n FROM licenses GROUP BY company_id`,
-  );
-  const counts = new Map(perCompany.map((r) => [r.company_id, r.n]));
-  const subtree = (root: { path: string }) =>
-    companies.filter((c) => c.path.startsWith(root.path)).reduce((n, c) => n + (counts.get(c.id) ?? 0), 0);
-  const root = companies.filter((c) => c.depth === 0).sort((a, b) => subtree(b) - subtree(a))[0]!;
-  const single = [...companies].sort((a, b) => (counts.get(b.id) ?? 0) - (counts.get(a.id) ?? 0))[0]!;
+  const count = await licenseCounts(db, companies);
+  const root = companies
+    .filter((c) => c.depth === 0)
+    .sort((a, b) => count.inSubtree(b) - count.inSubtree(a))[0]!;
+  const single = [...companies].sort((a, b) => count.of(b) - count.of(a))[0]!;
   const [partitionCount] = await rows<{ n: number }>(
     db,
     sql`SELECT count(*)::int AS n FROM pg_inherits WHERE inhparent = 'heartbeat_records'::regclass`,
@@ -118,11 +108,11 @@ try {
   const cases: Array<[name: string, path: string]> = [];
   const scopes: Array<[string, string]> = [
     ["platform", ""],
-    [`root "${root.name}" (${formatInt(subtree(root))} licenses in its subtree)`, `companyId=${root.id}`],
     [
-      `company "${single.name}" (${formatInt(counts.get(single.id) ?? 0)} licenses)`,
-      `companyId=${single.id}`,
+      `root "${root.name}" (${formatInt(count.inSubtree(root))} licenses in its subtree)`,
+      `companyId=${root.id}`,
     ],
+    [`company "${single.name}" (${formatInt(count.of(single))} licenses)`, `companyId=${single.id}`],
   ];
   const yearAgo = new Date(Date.now() - 365 * 86_400_000).toISOString();
   for (const [scope, query] of scopes) {
@@ -158,7 +148,7 @@ try {
   ];
   started = performance.now();
   const rolledDays = await analytics.rollupUsage(app.deps);
-  const rollupSeconds = seconds(started);
+  const rollupSeconds = secondsSince(started);
   const [rollupRows] = await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM usage_daily`);
   log(
     `rollup job, first run: ${formatInt(rolledDays)} days, ${formatInt(rollupRows!.n)} rows in ${rollupSeconds} s`,
@@ -166,7 +156,7 @@ try {
   await db.execute(sql`VACUUM ANALYZE usage_daily`);
   started = performance.now();
   const nextDay = await analytics.rollupUsage(app.deps);
-  log(`rollup job, next run: ${nextDay} days in ${seconds(started)} s`);
+  log(`rollup job, next run: ${nextDay} days in ${secondsSince(started)} s`);
 
   const results = [];
   for (const [index, [name, path]] of cases.entries()) {

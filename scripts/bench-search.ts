@@ -17,10 +17,11 @@ import {
   percentile,
   progress,
   rows,
+  secondsSince,
   startBenchApp,
   type BenchApp,
 } from "./lib/bench-app.ts";
-import { companyTree, createTemplates, insertCompanies, insertLicenses } from "./lib/search-dataset.ts";
+import { licenseCounts, loadLicenseDataset } from "./lib/search-dataset.ts";
 
 const HELP = `Usage: npx tsx scripts/bench-search.ts [options]
 
@@ -63,36 +64,23 @@ const app = await startBenchApp({ keep: args.keep });
 let failed = false;
 try {
   const { db } = app.database;
-  const companies = companyTree();
-  await insertCompanies(db, companies);
-  const templates = await createTemplates(app.operator);
-  log(
-    `${companies.length} companies, ${templates.length} templates; inserting ${formatInt(LICENSES)} licenses…`,
-  );
-  let started = performance.now();
-  await insertLicenses(db, { count: LICENSES, companies, templates, seed: 42 });
-  log(`  inserted in ${((performance.now() - started) / 1000).toFixed(1)} s; VACUUM ANALYZE…`);
-  started = performance.now();
+  const { companies, templates } = await loadLicenseDataset(app, LICENSES);
+  log("  VACUUM ANALYZE…");
+  const started = performance.now();
   // What autovacuum does after a bulk load: statistics for the planner (without them it guesses blindly)
   // and the visibility map that lets index-only scans skip the heap.
   await db.execute(sql`VACUUM ANALYZE licenses`);
   await db.execute(sql`ANALYZE`);
-  log(`  analysed in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  log(`  analysed in ${secondsSince(started)} s`);
 
   // Facts about the data the cases are built from.
-  const perCompany = await rows<{ company_id: string; n: number }>(
-    db,
-    sql`SELECT company_id, count(*)::int AS n FROM licenses GROUP BY company_id`,
-  );
-  const counts = new Map(perCompany.map((r) => [r.company_id, r.n]));
-  const byCount = [...companies].sort((a, b) => (counts.get(b.id) ?? 0) - (counts.get(a.id) ?? 0));
+  const count = await licenseCounts(db, companies);
+  const byCount = [...companies].sort((a, b) => count.of(b) - count.of(a));
   const bigCompany = byCount[0]!;
   const smallCompany = byCount.at(-1)!;
   // The Admin's subtree: a division (a root's child, 6 teams under it), not the largest one.
   const divisions = companies.filter((c) => c.depth === 1);
-  const subtreeCount = (root: { path: string }) =>
-    companies.filter((c) => c.path.startsWith(root.path)).reduce((n, c) => n + (counts.get(c.id) ?? 0), 0);
-  const division = [...divisions].sort((a, b) => subtreeCount(b) - subtreeCount(a))[3]!;
+  const division = [...divisions].sort((a, b) => count.inSubtree(b) - count.inSubtree(a))[3]!;
   const inDivision = companies.filter((c) => c.path.startsWith(division.path) && c.id !== division.id);
   const divisionTeam = inDivision[0]!;
   const [sample] = await rows<{ license_key: string }>(
@@ -104,8 +92,8 @@ try {
 
   const admin = await signInAdmin(app, division.id);
   log(
-    `big company "${bigCompany.name}" ${formatInt(counts.get(bigCompany.id) ?? 0)} licenses, small "${smallCompany.name}" ` +
-      `${formatInt(counts.get(smallCompany.id) ?? 0)}; Admin of "${division.name}" sees ${formatInt(subtreeCount(division))}`,
+    `big company "${bigCompany.name}" ${formatInt(count.of(bigCompany))} licenses, small "${smallCompany.name}" ` +
+      `${formatInt(count.of(smallCompany))}; Admin of "${division.name}" sees ${formatInt(count.inSubtree(division))}`,
   );
 
   const deep = "page=200"; // offset 9,950 at the default 50 per page

@@ -1,7 +1,7 @@
 // @ts-check
 // What `npm start` builds before it runs, in order. Each step names its inputs and its output; a step runs
 // when its output is missing or its inputs changed (build-if-stale.mjs). Add a step here for anything else
-// the server needs built (e.g. the admin app's static files).
+// the server needs built.
 import { existsSync, realpathSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { dirname, join } from "node:path";

@@ -55,7 +55,12 @@ export async function startBenchApp(
   await bootstrapOperator(deps, OPERATOR);
   server.on(
     "request",
-    createApp({ deps, version: "bench", rateLimits: { panel: 1e9, auth: 1e9, client: 1e9 } }),
+    createApp({
+      deps,
+      ping: () => database.ping(),
+      version: "bench",
+      rateLimits: { panel: 1e9, auth: 1e9, client: 1e9 },
+    }),
   );
   const operator = new TestClient(url);
   await operator.login(OPERATOR.email, OPERATOR.password);
@@ -100,6 +105,9 @@ export function expectStatus(res: { status: number; text: string }, status: numb
 }
 
 export const formatInt = (n: number) => Math.round(n).toLocaleString("en-US");
+
+/** Seconds since `since` (a performance.now() reading), to one decimal. */
+export const secondsSince = (since: number) => ((performance.now() - since) / 1000).toFixed(1);
 
 /** The rows of a raw query (node-postgres and PGlite both answer `{ rows }`). */
 export async function rows<T>(db: Db, query: SQL): Promise<T[]> {

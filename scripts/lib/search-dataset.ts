@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import type { TestClient } from "@licensing/api/testing";
 import { tables, type Db } from "@licensing/db";
 import { sql } from "drizzle-orm";
-import { expectStatus } from "./bench-app.ts";
+import { expectStatus, formatInt, log, rows, secondsSince, type BenchApp } from "./bench-app.ts";
 
 export interface Company {
   id: string;
@@ -157,4 +157,35 @@ export async function insertLicenses(
             FROM generate_series(1, ${options.count}) AS i) AS g
     ) AS r
     JOIN signing_keys k ON k.template_id = r.template_id AND k.status = 'Active'`);
+}
+
+/**
+ * The whole license data set in the bench app's database: the company tree, the templates and `licenses`
+ * licenses (seed 42), with progress on stderr. Callers VACUUM ANALYZE once they have added their own rows.
+ */
+export async function loadLicenseDataset(app: BenchApp, licenses: number) {
+  const { db } = app.database;
+  const companies = companyTree();
+  await insertCompanies(db, companies);
+  const templates = await createTemplates(app.operator);
+  log(
+    `${companies.length} companies, ${templates.length} templates; inserting ${formatInt(licenses)} licenses…`,
+  );
+  const started = performance.now();
+  await insertLicenses(db, { count: licenses, companies, templates, seed: 42 });
+  log(`  inserted in ${secondsSince(started)} s`);
+  return { companies, templates };
+}
+
+/** How many licenses a company holds (`of`) and how many its subtree holds (`inSubtree`). */
+export async function licenseCounts(db: Db, companies: Company[]) {
+  const perCompany = await rows<{ company_id: string; n: number }>(
+    db,
+    sql`SELECT company_id, count(*)::int AS n FROM licenses GROUP BY company_id`,
+  );
+  const counts = new Map(perCompany.map((r) => [r.company_id, r.n]));
+  const of = (company: { id: string }) => counts.get(company.id) ?? 0;
+  const inSubtree = (root: { path: string }) =>
+    companies.filter((c) => c.path.startsWith(root.path)).reduce((n, c) => n + of(c), 0);
+  return { of, inSubtree };
 }

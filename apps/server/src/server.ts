@@ -98,6 +98,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
   const redis = env.REDIS_URL ? await connectRedis(env.REDIS_URL) : undefined;
   const app = createApp({
     deps,
+    ping: () => database.ping(),
     redis,
     trustProxy: env.TRUST_PROXY,
     version: VERSION,

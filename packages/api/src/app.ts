@@ -1,4 +1,4 @@
-import { AppError, checkDatabase, type Deps } from "@licensing/core";
+import { AppError, type Deps } from "@licensing/core";
 import { createExpressMiddleware } from "@trpc/server/adapters/express";
 import express, { type ErrorRequestHandler, type Express } from "express";
 import type { Redis } from "ioredis";
@@ -28,6 +28,8 @@ import { expressContext } from "./trpc/context.ts";
 
 export interface AppOptions {
   deps: Deps;
+  /** The database's own round trip (`Database.ping`), behind /readyz. */
+  ping: () => Promise<void>;
   rateLimits: RateLimits;
   /** Shared rate-limit counters; absent means in-process counters. */
   redis?: Redis | undefined;
@@ -94,7 +96,13 @@ export function createApp(options: AppOptions): Express {
 
   app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
   app.get("/readyz", async (_req, res) => {
-    const ready = await checkDatabase(deps);
+    const ready = await options.ping().then(
+      () => true,
+      (err: unknown) => {
+        deps.logger.warn({ err }, "database readiness check failed");
+        return false;
+      },
+    );
     res.status(ready ? 200 : 503).json({ status: ready ? "ready" : "database unreachable" });
   });
 

@@ -1,4 +1,6 @@
 export { AppError, fail } from "./errors.ts";
+// The API answers a lost database with 503 (its errors.ts) and may not import @licensing/db itself.
+export { isDatabaseUnavailable } from "@licensing/db";
 export { createManualClock, systemClock, DAY, HOUR, MINUTE, type Clock, type ManualClock } from "./clock.ts";
 export {
   createDeps,
@@ -54,6 +56,5 @@ export * as licenses from "./licenses/index.ts";
 export * as activations from "./activations/index.ts";
 export * as sweepers from "./sweepers/index.ts";
 export * as webhooks from "./webhooks/index.ts";
-export { checkDatabase, isDatabaseUnavailable } from "./health.ts";
 export * as analytics from "./analytics/index.ts";
 export { findUnstorable, type UnstorableText } from "./validation/storable-text.ts";

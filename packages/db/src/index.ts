@@ -7,4 +7,20 @@ export {
   type Tx,
 } from "./database.ts";
 export * as tables from "./schema/index.ts";
+export type {
+  ActivationRow,
+  ApiTokenRow,
+  AuditLogRow,
+  CompanyRow,
+  LicenseRow,
+  OneTimeTokenRow,
+  SigningKeyRow,
+  TemplateRow,
+  TemplateVersionRow,
+  UsageDailyRow,
+  UserRow,
+  WebhookDeliveryRow,
+  WebhookEndpointRow,
+} from "./schema/index.ts";
+export { isDeadlock, isUniqueViolation } from "./driver-errors.ts";
 export { isDatabaseUnavailable } from "./unavailable.ts";

@@ -4,6 +4,8 @@
  * nothing it began is committed unless its COMMIT was acknowledged.
  */
 
+import { causes } from "./driver-errors.ts";
+
 // SQLSTATE class 08 (connection exception) and the shutdown/start-up states of class 57.
 const unavailableStates = /^(08...|57P01|57P02|57P03|53300)$/;
 const socketCodes = new Set([
@@ -34,10 +36,9 @@ function matches(error: object): boolean {
 
 /** True when `error`, or an error it wraps (Drizzle wraps the driver's as `cause`), is a lost database. */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let e = error, depth = 0; typeof e === "object" && e !== null && depth < 5; depth++) {
+  for (const e of causes(error)) {
     if (matches(e)) return true;
     if (e instanceof AggregateError && e.errors.some((inner) => isDatabaseUnavailable(inner))) return true;
-    e = (e as { cause?: unknown }).cause;
   }
   return false;
 }

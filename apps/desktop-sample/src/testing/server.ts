@@ -1,19 +1,12 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import {
-  createLicensedCompany,
-  issueLicense,
-  startTestApp,
-  type IssuedLicense,
-  type TestApp,
-  type TestClient,
-} from "@licensing/api/testing";
+import type { IssuedLicense, TestApp, TestClient } from "@licensing/api/testing";
+// The SDK's test server, by path: @licensing/client exports no testing entry.
+import { startSdkTestServer } from "../../../../packages/client/src/testing/server.ts";
 import { LicenseSession, type LicenseSessionOptions } from "../main/license-session.ts";
 
 /**
- * The real licensing server for the main-process suites: the app on an ephemeral port with a manual
- * clock the desktop session reads, a company Admin (personal access token) and a fresh app folder per session.
+ * The real licensing server for the main-process suites: the SDK's test server (the app on an ephemeral
+ * port with a manual clock the desktop session reads, a company Admin through a personal access token),
+ * with a fresh app folder per session.
  */
 export interface DesktopTestServer {
   app: TestApp;
@@ -30,47 +23,18 @@ export interface DesktopTestServer {
 }
 
 export async function startDesktopTestServer(): Promise<DesktopTestServer> {
-  const app = await startTestApp();
-  const operator = await app.client({ signIn: true });
-  const target = await createLicensedCompany(operator);
-  const token = await operator.post("/api/v1/panel/api-tokens", {
-    name: "desktop tests",
-    companyId: target.companyId,
-  });
-  if (token.status !== 201) throw new Error(`token creation failed: ${token.status} ${token.text}`);
-  const admin = await app.client();
-  admin.headers.authorization = `Bearer ${token.body.secret}`;
-  const clock = () => app.clock.now().getTime();
-  const dirs: string[] = [];
+  const server = await startSdkTestServer();
+  const { app, admin, clock } = server;
   const sessions: LicenseSession[] = [];
-  const scratch = async () => {
-    const dir = await mkdtemp(join(tmpdir(), "licensing-desktop-"));
-    dirs.push(dir);
-    return dir;
-  };
-
-  const licenseFile = async (
-    issuer: TestClient,
-    to: { companyId: string; templateId: string },
-    terms: Record<string, unknown> = {},
-  ) => {
-    const license = await issueLicense(issuer, to, { offlineDays: 7, ...terms });
-    const res = await issuer.get(`/api/v1/panel/licenses/${license.id}/download`);
-    if (res.status !== 200) throw new Error(`download failed: ${res.status} ${res.text}`);
-    const path = join(await scratch(), `${license.licenseKey}.lic`);
-    await writeFile(path, res.text);
-    return { license, path };
-  };
-
   return {
     app,
     admin,
     clock,
-    licenseFile: (terms) => licenseFile(admin, target, terms),
-    otherProductLicenseFile: async () => licenseFile(operator, await createLicensedCompany(operator)),
+    licenseFile: (terms) => server.licenseOnDisk(terms),
+    otherProductLicenseFile: () => server.otherProductLicenseOnDisk(),
     async session(options = {}) {
       const session = await LicenseSession.open({
-        dataDir: await scratch(),
+        dataDir: await server.scratchDir(),
         serverUrl: app.url,
         publicKey: null,
         qa: true,
@@ -89,8 +53,7 @@ export async function startDesktopTestServer(): Promise<DesktopTestServer> {
     },
     async close() {
       await Promise.all(sessions.map((session) => session.close()));
-      await app.close();
-      await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+      await server.close();
     },
   };
 }

@@ -88,6 +88,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   await bootstrapOperator(deps, OPERATOR);
   const app = createApp({
     deps,
+    ping: () => database.ping(),
     version: "test",
     validateResponses: true,
     trustProxy: options.trustProxy,

@@ -24,6 +24,10 @@ export interface SdkTestServer {
   clock: () => number;
   /** Issues a license and writes its downloaded `.lic` into a fresh folder. */
   licenseOnDisk(terms?: Record<string, unknown>): Promise<LicenseOnDisk>;
+  /** The same for another company's product (another template, so another signing key), by the operator. */
+  otherProductLicenseOnDisk(): Promise<LicenseOnDisk>;
+  /** A fresh folder, removed on close. */
+  scratchDir(): Promise<string>;
   /** Downloads the license's current file again into `path` (after a rebind or transfer). */
   download(licenseId: string, path: string): Promise<void>;
   /** A client of `license` at `path`; the fingerprint is `machine-a` unless the options say otherwise. */
@@ -50,25 +54,36 @@ export async function startSdkTestServer(): Promise<SdkTestServer> {
   admin.headers.authorization = `Bearer ${token.body.secret}`;
   const dirs: string[] = [];
   const clock = () => app.clock.now().getTime();
+  const scratchDir = async () => {
+    const dir = await mkdtemp(join(tmpdir(), "licensing-sdk-"));
+    dirs.push(dir);
+    return dir;
+  };
 
-  const download = async (licenseId: string, path: string) => {
-    const res = await admin.get(`/api/v1/panel/licenses/${licenseId}/download`);
+  const downloadBy = async (issuer: TestClient, licenseId: string, path: string) => {
+    const res = await issuer.get(`/api/v1/panel/licenses/${licenseId}/download`);
     if (res.status !== 200) throw new Error(`download failed: ${res.status} ${res.text}`);
     await writeFile(path, res.text);
+  };
+  const issueOnDisk = async (
+    issuer: TestClient,
+    to: { companyId: string; templateId: string },
+    terms: Record<string, unknown> = {},
+  ): Promise<LicenseOnDisk> => {
+    const license = await issueLicense(issuer, to, { offlineDays: 7, ...terms });
+    const dir = await scratchDir();
+    const path = join(dir, `${license.licenseKey}.lic`);
+    await downloadBy(issuer, license.id, path);
+    return { license, path, dir };
   };
   return {
     app,
     admin,
     clock,
-    download,
-    async licenseOnDisk(terms = {}) {
-      const license = await issueLicense(admin, target, { offlineDays: 7, ...terms });
-      const dir = await mkdtemp(join(tmpdir(), "licensing-sdk-"));
-      dirs.push(dir);
-      const path = join(dir, `${license.licenseKey}.lic`);
-      await download(license.id, path);
-      return { license, path, dir };
-    },
+    download: (licenseId, path) => downloadBy(admin, licenseId, path),
+    licenseOnDisk: (terms) => issueOnDisk(admin, target, terms),
+    otherProductLicenseOnDisk: async () => issueOnDisk(operator, await createLicensedCompany(operator)),
+    scratchDir,
     client: (onDisk, options = {}) =>
       new LicenseClient({
         serverUrl: app.url,

@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
-import { tables, type Db } from "@licensing/db";
+import { isDeadlock, isUniqueViolation, tables, type Db } from "@licensing/db";
 import type { ActivateRequest, ActivateResponse, EventData } from "@licensing/contracts";
 import { normalizeLicenseKey } from "../crypto/license-key.ts";
-import { isDeadlock, isUniqueViolation } from "../db-errors.ts";
 import type { Deps, RequestInfo } from "../deps.ts";
 import { fail } from "../errors.ts";
 import { liveSql } from "../licenses/live.ts";

@@ -1,7 +1,6 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "@licensing/db";
+import { isDeadlock, type Db } from "@licensing/db";
 import type { Clock } from "../clock.ts";
-import { isDeadlock } from "../db-errors.ts";
 import { liveSql } from "../licenses/live.ts";
 
 /** What a matched heartbeat needs for its marker. */

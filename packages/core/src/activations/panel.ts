@@ -1,13 +1,11 @@
 import { and, desc, eq } from "drizzle-orm";
-import { tables } from "@licensing/db";
+import { tables, type ActivationRow } from "@licensing/db";
 import type { ActivationResponse, HeartbeatRecordResponse } from "@licensing/contracts";
 import type { Actor } from "../auth/actor.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
 import { loadLicense } from "../licenses/load.ts";
 import { deactivateActivations } from "./deactivate-activations.ts";
-
-type ActivationRow = typeof tables.activations.$inferSelect;
 
 const toActivationResponse = (a: ActivationRow): ActivationResponse => ({
   id: a.id,

@@ -1,16 +1,10 @@
 import { sql, type SQL } from "drizzle-orm";
+import type { UsageDailyRow } from "@licensing/db";
 
-export interface UsageCounts {
-  activations: number;
-  heartbeats: number;
-  licensesIssued: number;
-}
+export type UsageCounts = Omit<UsageDailyRow, "day" | "companyId">;
 
-/** A row of `rawUsage`: one UTC day (and company, when grouped by company). */
-export interface RawUsageRow extends UsageCounts {
-  day: string;
-  companyId: string | null;
-}
+/** A row of `rawUsage`: a `usage_daily` row, whose company is null unless grouped by company. */
+export type RawUsageRow = Omit<UsageDailyRow, "companyId"> & { companyId: string | null };
 
 export interface RawUsageOptions {
   /** Count only these companies' events; null for the whole platform. */

@@ -1,5 +1,5 @@
 import { desc, eq } from "drizzle-orm";
-import { tables } from "@licensing/db";
+import { tables, type ApiTokenRow } from "@licensing/db";
 import type { ApiTokenResponse, CreateApiTokenRequest, CreateApiTokenResponse } from "@licensing/contracts";
 import { recordAudit } from "../audit/record.ts";
 import type { Actor } from "../auth/actor.ts";
@@ -21,8 +21,6 @@ const t = tables.apiTokens;
 const MAX_EXPIRY_DAYS = 3650;
 // Characters of the random part kept as the non-secret prefix: enough to tell tokens apart in a list.
 const PREFIX_CHARS = 6;
-
-type ApiTokenRow = typeof t.$inferSelect;
 
 export const toApiTokenResponse = (row: ApiTokenRow): ApiTokenResponse => ({
   id: row.id,

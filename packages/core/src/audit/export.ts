@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import { and, asc, lte, sql, type SQL } from "drizzle-orm";
-import { tables, type Executor } from "@licensing/db";
+import { tables, type AuditLogRow, type Executor } from "@licensing/db";
 import {
   AUDIT_CSV_HEADER,
   auditExportFormats,
@@ -13,7 +13,7 @@ import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
 import { assertOperator } from "../policy/index.ts";
 import { recordAudit } from "./record.ts";
-import { auditConditions, definedFilters, toAuditLogResponse, type AuditRow } from "./filters.ts";
+import { auditConditions, definedFilters, toAuditLogResponse } from "./filters.ts";
 
 const a = tables.auditLog;
 const PAGE_SIZE = 1000;
@@ -66,7 +66,7 @@ export async function exportAudit(deps: Deps, actor: Actor, query: AuditExportQu
  * Pages in (occurred_at, id) order, each query starting after the last row of the previous page (keyset,
  * served by the audit_log_by_time index): no open transaction or cursor is held while the client reads.
  */
-async function* keysetPages(db: Executor, where: SQL | undefined): AsyncGenerator<AuditRow[]> {
+async function* keysetPages(db: Executor, where: SQL | undefined): AsyncGenerator<AuditLogRow[]> {
   let after: { at: string; id: string } | undefined;
   for (;;) {
     const rows = await db
@@ -91,7 +91,7 @@ async function* keysetPages(db: Executor, where: SQL | undefined): AsyncGenerato
 
 const csvOptions = { record_delimiter: "windows" } as const;
 
-async function* csv(pages: AsyncIterable<AuditRow[]>): AsyncGenerator<string> {
+async function* csv(pages: AsyncIterable<AuditLogRow[]>): AsyncGenerator<string> {
   yield stringify([[...AUDIT_CSV_HEADER]], csvOptions);
   for await (const page of pages) {
     yield stringify(
@@ -108,7 +108,7 @@ async function* csv(pages: AsyncIterable<AuditRow[]>): AsyncGenerator<string> {
   }
 }
 
-async function* json(pages: AsyncIterable<AuditRow[]>): AsyncGenerator<string> {
+async function* json(pages: AsyncIterable<AuditLogRow[]>): AsyncGenerator<string> {
   let first = true;
   yield "[";
   for await (const page of pages) {

@@ -1,10 +1,9 @@
 import { and, eq, gte, lte, type SQL } from "drizzle-orm";
-import { tables } from "@licensing/db";
+import { tables, type AuditLogRow } from "@licensing/db";
 import type { AuditFilters, AuditLogResponse } from "@licensing/contracts";
 import { fail } from "../errors.ts";
 
 const a = tables.auditLog;
-export type AuditRow = typeof a.$inferSelect;
 
 /** The WHERE condition of the spec's audit filters (exact matches; from and until inclusive). */
 export function auditConditions(filters: AuditFilters): SQL | undefined {
@@ -21,7 +20,7 @@ export function auditConditions(filters: AuditFilters): SQL | undefined {
   );
 }
 
-export const toAuditLogResponse = (row: AuditRow): AuditLogResponse => ({
+export const toAuditLogResponse = (row: AuditLogRow): AuditLogResponse => ({
   id: row.id,
   action: row.action,
   actorEmail: row.actorEmail,

@@ -1,5 +1,5 @@
 import { and, count, eq, gt } from "drizzle-orm";
-import { tables } from "@licensing/db";
+import { tables, type UserRow } from "@licensing/db";
 import { MINUTE } from "../clock.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
@@ -21,6 +21,23 @@ export async function assertNotLockedOut(deps: Deps, userId: string) {
 
 export async function recordAuthFailure(deps: Deps, userId: string) {
   await deps.db.insert(tables.authFailures).values({ userId, occurredAt: deps.clock.now() });
+}
+
+/**
+ * Re-authentication of a signed-in user before a sensitive change: refused while locked out, and a wrong
+ * password counts as a failure and is `auth.invalid_password`, naming the request's `field`.
+ */
+export async function assertCurrentPassword(
+  deps: Deps,
+  user: Pick<UserRow, "id" | "passwordHash">,
+  password: string,
+  field: string,
+) {
+  await assertNotLockedOut(deps, user.id);
+  if (!(await deps.passwords.verify(user.passwordHash, password))) {
+    await recordAuthFailure(deps, user.id);
+    fail("auth.invalid_password", `${field}: the password is wrong`);
+  }
 }
 
 export async function clearAuthFailures(deps: Deps, userId: string) {

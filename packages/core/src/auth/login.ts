@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { tables } from "@licensing/db";
+import { tables, type UserRow } from "@licensing/db";
 import type { AuthUserResponse, LoginResponse } from "@licensing/contracts";
 import { recordAudit } from "../audit/record.ts";
 import { MINUTE } from "../clock.ts";
@@ -9,7 +9,7 @@ import { assertNotLockedOut, clearAuthFailures, recordAuthFailure } from "./lock
 import { consumeOneTimeToken, issueOneTimeToken, peekOneTimeToken } from "./one-time-tokens.ts";
 import { openSession } from "./sessions.ts";
 import { consumeSecondFactor } from "./totp.ts";
-import { findUserByEmail, loadUser, toAuthUser, type UserRow } from "./users.ts";
+import { findUserByEmail, loadUser, toAuthUser } from "./users.ts";
 
 const TICKET_TTL_MS = 5 * MINUTE;
 

@@ -1,9 +1,9 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
-import { tables, type Executor } from "@licensing/db";
+import { tables, type Executor, type OneTimeTokenRow } from "@licensing/db";
 import type { Clock } from "../clock.ts";
 import { randomSecret, sha256Hex } from "../crypto/hash.ts";
 
-type Kind = (typeof tables.oneTimeTokens.$inferSelect)["kind"];
+type Kind = OneTimeTokenRow["kind"];
 
 /** Issues a single-use token; any earlier unused token of the same kind for the user stops working. */
 export async function issueOneTimeToken(

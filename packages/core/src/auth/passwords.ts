@@ -6,7 +6,7 @@ import { MIN_PASSWORD_LENGTH } from "../crypto/password.ts";
 import type { Deps, RequestInfo } from "../deps.ts";
 import { fail } from "../errors.ts";
 import type { UserActor } from "./actor.ts";
-import { assertNotLockedOut, recordAuthFailure } from "./lockout.ts";
+import { assertCurrentPassword } from "./lockout.ts";
 import { consumeOneTimeToken, issueOneTimeToken } from "./one-time-tokens.ts";
 import { closeUserSessions } from "./sessions.ts";
 import { findUserByEmail, loadUser } from "./users.ts";
@@ -84,11 +84,7 @@ export async function changePassword(
   input: { currentPassword: string; newPassword: string },
 ) {
   const user = await loadUser(deps.db, actor.userId);
-  await assertNotLockedOut(deps, user.id);
-  if (!(await deps.passwords.verify(user.passwordHash, input.currentPassword))) {
-    await recordAuthFailure(deps, user.id);
-    fail("auth.invalid_password", "currentPassword: the password is wrong");
-  }
+  await assertCurrentPassword(deps, user, input.currentPassword, "currentPassword");
   assertPasswordStrength(input.newPassword, "newPassword");
   const passwordHash = await deps.passwords.hash(input.newPassword);
   await deps.db.transaction(async (tx) => {

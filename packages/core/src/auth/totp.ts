@@ -1,19 +1,17 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
-import { tables } from "@licensing/db";
+import { tables, type UserRow } from "@licensing/db";
 import { generateSecret, generateURI, verify } from "otplib";
 import { sha256Hex } from "../crypto/hash.ts";
 import { recordAudit } from "../audit/record.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
 import type { UserActor } from "./actor.ts";
-import { assertNotLockedOut, recordAuthFailure } from "./lockout.ts";
+import { assertCurrentPassword, assertNotLockedOut, recordAuthFailure } from "./lockout.ts";
 import { loadUser } from "./users.ts";
 
 const ISSUER = "Licensing Service";
 const RECOVERY_CODE_COUNT = 10;
-
-type UserRow = typeof tables.users.$inferSelect;
 
 export async function enrollTotp(deps: Deps, actor: UserActor) {
   const user = await loadUser(deps.db, actor.userId);
@@ -63,11 +61,7 @@ export async function enableTotp(deps: Deps, actor: UserActor, code: string) {
 export async function disableTotp(deps: Deps, actor: UserActor, input: { password: string; code: string }) {
   const user = await loadUser(deps.db, actor.userId);
   if (!user.totpEnabled) fail("totp.not_enabled", "Two-factor authentication is not enabled");
-  await assertNotLockedOut(deps, user.id);
-  if (!(await deps.passwords.verify(user.passwordHash, input.password))) {
-    await recordAuthFailure(deps, user.id);
-    fail("auth.invalid_password", "password: the password is wrong");
-  }
+  await assertCurrentPassword(deps, user, input.password, "password");
   if (!(await consumeSecondFactor(deps, user, input.code))) {
     await recordAuthFailure(deps, user.id);
     fail("totp.invalid_code", "code: the code is neither a current TOTP code nor an unused recovery code");

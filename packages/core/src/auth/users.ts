@@ -1,9 +1,7 @@
 import { eq } from "drizzle-orm";
-import { tables, type Executor } from "@licensing/db";
+import { tables, type Executor, type UserRow } from "@licensing/db";
 import type { AuthUserResponse, OperatorUserResponse } from "@licensing/contracts";
 import { fail } from "../errors.ts";
-
-export type UserRow = typeof tables.users.$inferSelect;
 
 export async function loadUser(executor: Executor, userId: string): Promise<UserRow> {
   const [user] = await executor.select().from(tables.users).where(eq(tables.users.id, userId)).limit(1);

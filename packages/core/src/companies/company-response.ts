@@ -1,5 +1,5 @@
+import type { CompanyRow } from "@licensing/db";
 import type { CompanyResponse } from "@licensing/contracts";
-import type { CompanyRow } from "../policy/index.ts";
 
 export const toCompanyResponse = (c: CompanyRow): CompanyResponse => ({
   id: c.id,

@@ -1,13 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, isNull, ne } from "drizzle-orm";
-import { tables, type Executor } from "@licensing/db";
+import { isUniqueViolation, tables, type CompanyRow, type Executor } from "@licensing/db";
 import { COMPANY_SLUG_PATTERN, type CompanyResponse, type CreateCompanyRequest } from "@licensing/contracts";
 import { recordAudit } from "../audit/record.ts";
 import type { Actor } from "../auth/actor.ts";
-import { isUniqueViolation } from "../db-errors.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
-import { assertOperator, authorizeCompany, type CompanyRow } from "../policy/index.ts";
+import { assertOperator, authorizeCompany } from "../policy/index.ts";
 import { toCompanyResponse } from "./company-response.ts";
 
 const c = tables.companies;

@@ -1,8 +1,8 @@
+import type { TemplateVersionRow } from "@licensing/db";
 import type { ValidateFunction } from "ajv";
 import type { LicenseTokenConfig } from "@licensing/contracts";
 import { fail } from "../errors.ts";
 import { compileConfigSchema, describeSchemaErrors, parseJsonObject } from "../templates/json-text.ts";
-import type { TemplateVersionRow } from "../templates/mappers.ts";
 
 /**
  * Turns a config JSON string into the `cfg` a token carries: the version's defaults, overridden key by

@@ -1,11 +1,16 @@
 import { eq } from "drizzle-orm";
-import { tables, type Executor } from "@licensing/db";
+import {
+  tables,
+  type Executor,
+  type SigningKeyRow,
+  type TemplateRow,
+  type TemplateVersionRow,
+} from "@licensing/db";
 import type { HwBinding } from "@licensing/contracts";
 import { DAY } from "../clock.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
 import { loadTemplate } from "../templates/load.ts";
-import type { SigningKeyRow, TemplateRow, TemplateVersionRow } from "../templates/mappers.ts";
 import { activeSigningKey } from "../templates/signing-keys.ts";
 
 /** What every license issued from one template right now shares. */

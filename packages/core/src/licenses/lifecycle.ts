@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { tables, type Tx } from "@licensing/db";
+import { tables, type LicenseRow, type Tx } from "@licensing/db";
 import type { LicenseResponse } from "@licensing/contracts";
 import { recordAudit } from "../audit/record.ts";
 import type { Actor } from "../auth/actor.ts";
@@ -7,7 +7,7 @@ import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
 import { publishEvents } from "../outbox/publish.ts";
 import { loadLicense } from "./load.ts";
-import { effectiveStatus, toLicenseResponse, type LicenseRow } from "./mappers.ts";
+import { effectiveStatus, toLicenseResponse } from "./mappers.ts";
 
 /** GET /licenses/{id}: Viewer on the license's company. */
 export async function getLicense(deps: Deps, actor: Actor, licenseId: string): Promise<LicenseResponse> {

@@ -1,6 +1,5 @@
 import { and, eq, gt, lte, sql, type SQL } from "drizzle-orm";
-import { tables } from "@licensing/db";
-import type { LicenseRow } from "./mappers.ts";
+import { tables, type LicenseRow } from "@licensing/db";
 
 /**
  * The one home of "this license is live": Active and not past its expiresAt. Activation, heartbeats,

@@ -1,15 +1,8 @@
 import { eq } from "drizzle-orm";
-import { tables, type Executor } from "@licensing/db";
+import { tables, type CompanyRow, type Executor, type LicenseRow } from "@licensing/db";
 import type { Actor } from "../auth/actor.ts";
 import { fail } from "../errors.ts";
-import {
-  authorizeCompany,
-  authorizeThroughCompany,
-  findCompany,
-  type CompanyRow,
-  type MinimumRole,
-} from "../policy/index.ts";
-import type { LicenseRow } from "./mappers.ts";
+import { authorizeCompany, authorizeThroughCompany, findCompany, type MinimumRole } from "../policy/index.ts";
 
 /**
  * A license the actor may act on with at least `minimum` on its company. Unknown, or outside the

@@ -1,8 +1,6 @@
-import type { tables } from "@licensing/db";
+import type { LicenseRow } from "@licensing/db";
 import type { LicenseResponse, LicenseStatus } from "@licensing/contracts";
 import { isPastExpiry } from "./live.ts";
-
-export type LicenseRow = typeof tables.licenses.$inferSelect;
 
 /**
  * The status a caller sees: an Active license past its expiresAt is Expired even before the expiry

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { tables, type Tx } from "@licensing/db";
+import { tables, type LicenseRow, type Tx } from "@licensing/db";
 import type {
   DomainEvent,
   HwBinding,
@@ -17,7 +17,7 @@ import { publishEvents } from "../outbox/publish.ts";
 import { loadTemplate } from "../templates/load.ts";
 import { activeSigningKey } from "../templates/signing-keys.ts";
 import { authorizeIssuingCompany, loadLicense } from "./load.ts";
-import { toLicenseResponse, type LicenseRow } from "./mappers.ts";
+import { toLicenseResponse } from "./mappers.ts";
 import { signLicense } from "./sign.ts";
 
 /**

@@ -1,4 +1,4 @@
-import { and, desc, eq, ilike, inArray, like, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, ilike, inArray, like, or, sql, type SQL } from "drizzle-orm";
 import { tables } from "@licensing/db";
 import {
   LicenseStatus,
@@ -9,7 +9,6 @@ import {
 import type { Actor } from "../auth/actor.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
-import { boundedTotal } from "../paging/bounded-total.ts";
 import {
   assertCompanyFilterInScope,
   companyScopeFilter,
@@ -18,6 +17,7 @@ import {
 } from "../policy/index.ts";
 import { liveCondition, pastExpiryCondition } from "./live.ts";
 import { toLicenseResponse } from "./mappers.ts";
+import { licensePage } from "./page.ts";
 
 const l = tables.licenses;
 const c = tables.companies;
@@ -109,35 +109,10 @@ export async function searchLicenses(
     status ? statusCondition(status, now) : undefined,
     search,
   );
-  const offset = (query.page - 1) * query.pageSize;
-  const newestFirst = [desc(l.issuedAt), desc(l.id)];
-  // Deferred join: the page's ids come from an index-only scan (every licenses_by_*_issued index holds
-  // issued_at, id and all filter columns), so a deep page skips its offset inside the index instead of
-  // reading each skipped row from the table; only the page's own rows are read.
-  const pageIds = deps.db
-    .select({ id: l.id })
-    .from(l)
-    .where(where)
-    .orderBy(...newestFirst)
-    .limit(query.pageSize)
-    .offset(offset);
-  const [rows, total] = await Promise.all([
-    deps.db
-      .select()
-      .from(l)
-      .where(inArray(l.id, pageIds))
-      .orderBy(...newestFirst),
-    boundedTotal(
-      deps.db,
-      deps.db
-        .select({ one: sql`1` })
-        .from(l)
-        .where(where),
-    ),
-  ]);
+  const { rows, total } = await licensePage(deps, where, query, deps.db.select().from(l).$dynamic());
   return {
     ...empty,
     items: rows.map((row) => toLicenseResponse(row, now)),
-    total: Math.max(total, rows.length ? offset + rows.length : 0),
+    total,
   };
 }

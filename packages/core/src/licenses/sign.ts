@@ -1,7 +1,7 @@
+import type { SigningKeyRow } from "@licensing/db";
 import type { HwBinding, LicenseTokenConfig } from "@licensing/contracts";
 import { signLicenseToken, unixSeconds } from "../crypto/license-token.ts";
 import type { Deps } from "../deps.ts";
-import type { SigningKeyRow } from "../templates/mappers.ts";
 import { signerFor } from "../templates/signing-keys.ts";
 
 export interface TokenContent {

@@ -1,11 +1,11 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { tables } from "@licensing/db";
 import type { OperatorLicensePage, OperatorLicenseQuery } from "@licensing/contracts";
 import type { Actor } from "../auth/actor.ts";
 import type { Deps } from "../deps.ts";
 import { effectiveStatus } from "../licenses/mappers.ts";
+import { licensePage } from "../licenses/page.ts";
 import { parseStatus, statusCondition } from "../licenses/search.ts";
-import { boundedTotal } from "../paging/bounded-total.ts";
 import { assertCompanyFilterInScope, assertOperator } from "../policy/index.ts";
 
 const l = tables.licenses;
@@ -30,16 +30,10 @@ export async function listAllLicenses(
     status ? statusCondition(status, now) : undefined,
     query.trial === undefined ? undefined : eq(l.isTrial, query.trial),
   );
-  const offset = (query.page - 1) * query.pageSize;
-  const newestFirst = [desc(l.issuedAt), desc(l.id)];
-  const pageIds = deps.db
-    .select({ id: l.id })
-    .from(l)
-    .where(where)
-    .orderBy(...newestFirst)
-    .limit(query.pageSize)
-    .offset(offset);
-  const [rows, total] = await Promise.all([
+  const { rows, total } = await licensePage(
+    deps,
+    where,
+    query,
     deps.db
       .select({
         license: l,
@@ -49,16 +43,8 @@ export async function listAllLicenses(
       .from(l)
       .innerJoin(tables.companies, eq(tables.companies.id, l.companyId))
       .innerJoin(tables.templates, eq(tables.templates.id, l.templateId))
-      .where(inArray(l.id, pageIds))
-      .orderBy(...newestFirst),
-    boundedTotal(
-      deps.db,
-      deps.db
-        .select({ one: sql`1` })
-        .from(l)
-        .where(where),
-    ),
-  ]);
+      .$dynamic(),
+  );
   return {
     items: rows.map(({ license, companyName, productCode }) => ({
       id: license.id,
@@ -74,7 +60,7 @@ export async function listAllLicenses(
       activatedAt: license.activatedAt?.toISOString() ?? null,
       revokedAt: license.revokedAt?.toISOString() ?? null,
     })),
-    total: Math.max(total, rows.length ? offset + rows.length : 0),
+    total,
     page: query.page,
     pageSize: query.pageSize,
   };

@@ -10,11 +10,10 @@
  */
 import type { CompanyRole, ErrorCode } from "@licensing/contracts";
 import { eq, like, type AnyColumn, type SQL } from "drizzle-orm";
-import { tables, type Executor } from "@licensing/db";
+import { tables, type CompanyRow, type Executor } from "@licensing/db";
 import type { Actor } from "../auth/actor.ts";
 import { fail } from "../errors.ts";
 
-export type CompanyRow = typeof tables.companies.$inferSelect;
 export type MinimumRole = CompanyRole;
 
 const rank: Record<CompanyRole, number> = { viewer: 1, admin: 2, owner: 3 };

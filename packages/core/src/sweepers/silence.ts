@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Deps } from "../deps.ts";
 import { publishEvents } from "../outbox/publish.ts";
+import { rowsOf } from "../sql-rows.ts";
 
 interface Silent {
   id: string;
@@ -24,7 +25,8 @@ export async function detectMissedHeartbeats(deps: Deps, batchSize = 500): Promi
     const reported = await deps.db.transaction(async (tx) => {
       const now = deps.clock.now();
       const since = new Date(now.getTime() - silenceMs).toISOString();
-      const result = (await tx.execute(sql`
+      const silent = rowsOf<Silent>(
+        await tx.execute(sql`
         with claimed as (
           select a.id
             from activations a
@@ -41,11 +43,12 @@ export async function detectMissedHeartbeats(deps: Deps, batchSize = 500): Promi
            set silence_reported_at = ${now.toISOString()}::timestamptz
           from claimed, licenses l
          where a.id = claimed.id and l.id = a.license_id
-        returning a.id, a.license_id, l.license_key, a.last_heartbeat_at`)) as unknown as { rows: Silent[] };
+        returning a.id, a.license_id, l.license_key, a.last_heartbeat_at`),
+      );
       await publishEvents(
         tx,
         deps.clock,
-        result.rows.map((r) => ({
+        silent.map((r) => ({
           type: "license.heartbeat_missed" as const,
           data: {
             licenseId: r.license_id,
@@ -56,7 +59,7 @@ export async function detectMissedHeartbeats(deps: Deps, batchSize = 500): Promi
           },
         })),
       );
-      return result.rows.length;
+      return silent.length;
     });
     total += reported;
     if (reported < batchSize) return total;

@@ -1,7 +1,6 @@
 import { eq } from "drizzle-orm";
-import { tables, type Executor } from "@licensing/db";
+import { tables, type Executor, type TemplateRow } from "@licensing/db";
 import { fail } from "../errors.ts";
-import type { TemplateRow } from "./mappers.ts";
 
 /** The template, or `template.not_found`; `forUpdate` locks the row until the transaction ends. */
 export async function loadTemplate(

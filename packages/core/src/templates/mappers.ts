@@ -1,13 +1,9 @@
-import type { tables } from "@licensing/db";
+import type { SigningKeyRow, TemplateRow, TemplateVersionRow } from "@licensing/db";
 import type {
   LicenseTemplateResponse,
   SigningKeyResponse,
   TemplateVersionResponse,
 } from "@licensing/contracts";
-
-export type TemplateRow = typeof tables.templates.$inferSelect;
-export type TemplateVersionRow = typeof tables.templateVersions.$inferSelect;
-export type SigningKeyRow = typeof tables.signingKeys.$inferSelect;
 
 export const toTemplateResponse = (t: TemplateRow): LicenseTemplateResponse => ({
   id: t.id,

@@ -1,5 +1,5 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import { tables, type Executor, type Tx } from "@licensing/db";
+import { tables, type Executor, type SigningKeyRow, type Tx } from "@licensing/db";
 import type { SigningKeyResponse } from "@licensing/contracts";
 import { recordAudit } from "../audit/record.ts";
 import type { Actor } from "../auth/actor.ts";
@@ -8,7 +8,7 @@ import type { TokenSigner } from "../crypto/license-token.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
 import { assertOperator } from "../policy/index.ts";
-import { toSigningKeyResponse, type SigningKeyRow } from "./mappers.ts";
+import { toSigningKeyResponse } from "./mappers.ts";
 import { loadTemplate } from "./load.ts";
 
 /** Generates an Ed25519 key and stores it as the template's Active key, the private half sealed (D9). */

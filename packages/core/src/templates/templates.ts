@@ -1,5 +1,5 @@
 import { asc, eq } from "drizzle-orm";
-import { tables } from "@licensing/db";
+import { isUniqueViolation, tables } from "@licensing/db";
 import {
   TEMPLATE_OFFLINE_DAYS,
   type CreateTemplateRequest,
@@ -9,7 +9,6 @@ import {
 } from "@licensing/contracts";
 import { recordAudit } from "../audit/record.ts";
 import type { Actor } from "../auth/actor.ts";
-import { isUniqueViolation } from "../db-errors.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
 import { assertOperator } from "../policy/index.ts";

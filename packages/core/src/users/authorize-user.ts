@@ -1,7 +1,6 @@
 import { eq } from "drizzle-orm";
-import { tables, type Executor } from "@licensing/db";
+import { tables, type Executor, type UserRow } from "@licensing/db";
 import type { Actor } from "../auth/actor.ts";
-import type { UserRow } from "../auth/users.ts";
 import { fail } from "../errors.ts";
 import { authorizeCompany, type MinimumRole } from "../policy/index.ts";
 

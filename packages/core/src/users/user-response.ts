@@ -1,5 +1,5 @@
+import type { UserRow } from "@licensing/db";
 import type { UserResponse } from "@licensing/contracts";
-import type { UserRow } from "../auth/users.ts";
 
 export const toUserResponse = (u: UserRow): UserResponse => ({
   id: u.id,

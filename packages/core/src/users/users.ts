@@ -1,12 +1,11 @@
 import { and, asc, count, eq, isNull, ne } from "drizzle-orm";
-import { tables, type Executor } from "@licensing/db";
+import { isUniqueViolation, tables, type Executor, type UserRow } from "@licensing/db";
 import type { InviteUserRequest, UserResponse } from "@licensing/contracts";
 import { recordAudit } from "../audit/record.ts";
 import type { Actor } from "../auth/actor.ts";
 import { createInvitation } from "../auth/invitations.ts";
 import { closeUserSessions } from "../auth/sessions.ts";
-import { findUserByEmail, type UserRow } from "../auth/users.ts";
-import { isUniqueViolation } from "../db-errors.ts";
+import { findUserByEmail } from "../auth/users.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
 import {

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { tables } from "@licensing/db";
 import type { Deps } from "../deps.ts";
+import { rowsOf } from "../sql-rows.ts";
 import { resolvePublicAddresses } from "./address-guard.ts";
 import { isSuccess, nextAttemptAfterFailure } from "./retry-policy.ts";
 import { postOnce, type SendResult } from "./send.ts";
@@ -33,7 +34,8 @@ export async function claimDueDeliveries(deps: Deps, limit: number): Promise<Cla
   const now = deps.clock.now();
   const leaseUntil = new Date(now.getTime() + deps.config.webhooks.timeoutMs + LEASE_MARGIN_MS);
   const leaseToken = randomUUID();
-  const result = (await deps.db.execute(sql`
+  const claimed = rowsOf<ClaimedRow>(
+    await deps.db.execute(sql`
     with claimed as (
       update ${d} set lease_token = ${leaseToken}, lease_until = ${leaseUntil}
        where ${d.id} in (
@@ -46,8 +48,9 @@ export async function claimDueDeliveries(deps: Deps, limit: number): Promise<Cla
           for update of due skip locked)
       returning id, endpoint_id, event_type, payload, attempt_count)
     select c.id, c.endpoint_id, c.event_type, c.payload, c.attempt_count, ep.url, ep.secret_sealed
-      from claimed c join ${e} ep on ep.id = c.endpoint_id`)) as unknown as { rows: ClaimedRow[] };
-  return result.rows.map((r) => ({
+      from claimed c join ${e} ep on ep.id = c.endpoint_id`),
+  );
+  return claimed.map((r) => ({
     id: r.id,
     leaseToken,
     endpointId: r.endpoint_id,

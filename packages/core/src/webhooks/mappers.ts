@@ -3,13 +3,10 @@ import type {
   WebhookEndpointResponse,
   WebhookEventType,
 } from "@licensing/contracts";
-import type { tables } from "@licensing/db";
-
-type EndpointRow = typeof tables.webhookEndpoints.$inferSelect;
-type DeliveryRow = typeof tables.webhookDeliveries.$inferSelect;
+import type { WebhookDeliveryRow, WebhookEndpointRow } from "@licensing/db";
 
 /** The endpoint as the API shows it: never its secret. */
-export const toEndpointResponse = (row: EndpointRow): WebhookEndpointResponse => ({
+export const toEndpointResponse = (row: WebhookEndpointRow): WebhookEndpointResponse => ({
   id: row.id,
   url: row.url,
   description: row.description,
@@ -19,7 +16,7 @@ export const toEndpointResponse = (row: EndpointRow): WebhookEndpointResponse =>
   createdAt: row.createdAt.toISOString(),
 });
 
-export const toDeliveryResponse = (row: DeliveryRow): WebhookDeliveryResponse => ({
+export const toDeliveryResponse = (row: WebhookDeliveryRow): WebhookDeliveryResponse => ({
   id: row.id,
   endpointId: row.endpointId,
   eventType: row.eventType as WebhookEventType,

@@ -50,6 +50,7 @@ export const activations = pgTable(
     index("activations_by_activated").on(t.activatedAt),
   ],
 );
+export type ActivationRow = typeof activations.$inferSelect;
 
 /**
  * One row per accepted heartbeat; the panel lists the latest per license. Append-only telemetry written

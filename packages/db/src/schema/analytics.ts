@@ -16,6 +16,7 @@ export const usageDaily = pgTable(
   },
   (t) => [primaryKey({ columns: [t.day, t.companyId] })],
 );
+export type UsageDailyRow = typeof usageDaily.$inferSelect;
 
 /** One row: the last day the rollup job has written; usage reads raw rows after it. */
 export const usageRollupState = pgTable(

@@ -24,3 +24,4 @@ export const apiTokens = pgTable(
     index("api_tokens_by_company").on(t.companyId),
   ],
 );
+export type ApiTokenRow = typeof apiTokens.$inferSelect;

@@ -22,3 +22,4 @@ export const auditLog = pgTable(
     index("audit_log_by_entity").on(t.entityType, t.entityId),
   ],
 );
+export type AuditLogRow = typeof auditLog.$inferSelect;

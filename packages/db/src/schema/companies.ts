@@ -24,3 +24,4 @@ export const companies = pgTable(
     index("companies_children_by_parent").on(t.parentId),
   ],
 );
+export type CompanyRow = typeof companies.$inferSelect;

@@ -102,3 +102,4 @@ export const licenses = pgTable(
     index("licenses_by_expiry").on(t.expiresAt),
   ],
 );
+export type LicenseRow = typeof licenses.$inferSelect;

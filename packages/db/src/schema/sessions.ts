@@ -36,3 +36,4 @@ export const oneTimeTokens = pgTable(
   },
   (t) => [index("one_time_tokens_by_user_kind").on(t.userId, t.kind)],
 );
+export type OneTimeTokenRow = typeof oneTimeTokens.$inferSelect;

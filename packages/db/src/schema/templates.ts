@@ -36,6 +36,7 @@ export const templates = pgTable(
     index("templates_by_created").on(t.createdAt, t.id),
   ],
 );
+export type TemplateRow = typeof templates.$inferSelect;
 
 export const signingKeys = pgTable(
   "signing_keys",
@@ -63,6 +64,7 @@ export const signingKeys = pgTable(
       .where(sql`${t.status} = 'Active'`),
   ],
 );
+export type SigningKeyRow = typeof signingKeys.$inferSelect;
 
 export const templateVersions = pgTable(
   "template_versions",
@@ -84,3 +86,4 @@ export const templateVersions = pgTable(
   },
   (t) => [unique("template_versions_template_version_key").on(t.templateId, t.version)],
 );
+export type TemplateVersionRow = typeof templateVersions.$inferSelect;

@@ -27,6 +27,7 @@ export const users = pgTable(
   },
   (t) => [uniqueIndex("users_email_key").on(t.email), index("users_by_company").on(t.companyId)],
 );
+export type UserRow = typeof users.$inferSelect;
 
 export const recoveryCodes = pgTable(
   "recovery_codes",

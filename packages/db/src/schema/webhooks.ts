@@ -15,6 +15,7 @@ export const webhookEndpoints = pgTable("webhook_endpoints", {
   createdAt: timestamptz("created_at").notNull(),
   updatedAt: timestamptz("updated_at").notNull(),
 });
+export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
 
 /**
  * One event to send to one endpoint. Rows are created by the `outbox_events` trigger of migration 0012,
@@ -53,3 +54,4 @@ export const webhookDeliveries = pgTable(
     index("webhook_deliveries_health").on(t.createdAt, t.status),
   ],
 );
+export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
