@@ -172,15 +172,16 @@ export function BulkIssuePage() {
               </List.Item>
               <List.Item>Other columns are ignored; row numbers count the header as row 1.</List.Item>
             </List>
-            <Code block mb="sm">
+            <Code block mb="sm" style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>
               {EXAMPLE}
             </Code>
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <FileInput
                 label="CSV file"
-                placeholder="Choose a .csv file"
+                description="Its text is read into the box beside, where it can be edited"
                 accept=".csv,text/csv"
                 clearable
+                clearButtonProps={{ "aria-label": "Remove the file" }}
                 value={file}
                 onChange={(f) => void loadFile(f)}
               />
@@ -189,6 +190,7 @@ export function BulkIssuePage() {
                 autosize
                 minRows={3}
                 maxRows={12}
+                description="The first row names the columns"
                 spellCheck={false}
                 value={csv}
                 onChange={(e) => {
@@ -278,7 +280,7 @@ function Preview({ rows, ready }: { rows: BulkRow[]; ready: number }) {
                 <Table.Th>Row</Table.Th>
                 <Table.Th>Company</Table.Th>
                 <Table.Th>Configuration</Table.Th>
-                <Table.Th>Check</Table.Th>
+                <Table.Th w="40%">Check</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -306,7 +308,8 @@ function Preview({ rows, ready }: { rows: BulkRow[]; ready: number }) {
   );
 }
 
-const statusColor = { issued: "teal.9", failed: "red.9", skipped: "orange.9", "not sent": "gray.7" } as const;
+// Shades that pass AA contrast with the badge's text (yellow gets dark text from autoContrast).
+const statusColor = { issued: "teal.9", failed: "red.9", skipped: "yellow", "not sent": "gray.8" } as const;
 
 function Results({ outcomes, onAgain }: { outcomes: BulkOutcome[]; onAgain: () => void }) {
   const count = (status: BulkOutcome["status"]) => outcomes.filter((o) => o.status === status).length;
@@ -344,7 +347,7 @@ function Results({ outcomes, onAgain }: { outcomes: BulkOutcome[]; onAgain: () =
             <Table.Tr>
               <Table.Th>Row</Table.Th>
               <Table.Th>Company</Table.Th>
-              <Table.Th>Result</Table.Th>
+              <Table.Th w={120}>Result</Table.Th>
               <Table.Th>License key or error</Table.Th>
             </Table.Tr>
           </Table.Thead>
