@@ -519,8 +519,10 @@ describe("the admin app", () => {
       // The same page on a phone: the tables scroll inside their box, the page does not.
       await page.setViewportSize(MOBILE);
       await page.evaluate(() => window.scrollTo(0, 0));
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow).toBeLessThanOrEqual(0);
+      // Once the layout has followed the new width (the navbar collapses).
+      await until(() =>
+        page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+      ).toBeLessThanOrEqual(0);
       await expectAccessible(page);
       await screenshot(page, "bulk-issue-mobile");
       await page.setViewportSize(DESKTOP);
@@ -529,10 +531,23 @@ describe("the admin app", () => {
       await page.getByRole("button", { name: "Start another batch" }).click();
       const many = ["company", ...Array.from({ length: 201 }, () => "globex")].join("\n");
       await page.getByRole("textbox", { name: "Or paste the CSV" }).fill(many);
+      // Every text the progress line shows, recorded as the page renders it.
+      await page.evaluate(() => {
+        const seen: string[] = [];
+        (window as unknown as { progress: string[] }).progress = seen;
+        new MutationObserver(() => {
+          const text = document.getElementById("bulk-progress-label")?.textContent;
+          if (text && seen.at(-1) !== text) seen.push(text);
+        }).observe(document.body, { subtree: true, childList: true, characterData: true });
+      });
       await page.getByRole("button", { name: "Issue 201 licenses" }).click();
       await until(() => page.getByRole("status").textContent()).toBe(
         "201 of 201 issued; 0 failed, 0 skipped.",
       );
+      expect(await page.evaluate(() => (window as unknown as { progress: string[] }).progress)).toEqual([
+        "Issued 0 of 201 (sent 200 at a time)",
+        "Issued 200 of 201 (sent 200 at a time)",
+      ]);
     },
   );
 

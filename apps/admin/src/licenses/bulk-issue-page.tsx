@@ -218,7 +218,7 @@ export function BulkIssuePage() {
                 <Progress.Section
                   aria-labelledby="bulk-progress-label"
                   value={
-                    bulk.progress.total ? Math.round((100 * bulk.progress.sent) / bulk.progress.total) : 0
+                    bulk.progress.total ? Math.floor((100 * bulk.progress.sent) / bulk.progress.total) : 0
                   }
                   animated
                 />
