@@ -3,6 +3,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   choose,
+  DESKTOP,
   expectAccessible,
   MOBILE,
   screenshot,
@@ -24,7 +25,12 @@ let operator: TestClient;
 let secret: string;
 let ops: BrowserContext;
 let page: Page;
-const state: { licenseId?: string; licenseKey?: string; viewerPassword?: string } = {};
+const state: {
+  licenseId?: string;
+  licenseKey?: string;
+  viewerPassword?: string;
+  bulkLicenseId?: string;
+} = {};
 
 beforeAll(async () => {
   h = await startHarness();
@@ -366,6 +372,9 @@ describe("the admin app", () => {
     await viewer.goto("/licenses");
     await viewer.getByRole("link", { name: state.licenseKey! }).waitFor();
     expect(await viewer.getByRole("link", { name: "Issue a license" }).count()).toBe(0);
+    expect(await viewer.getByRole("link", { name: "Bulk issue from CSV" }).count()).toBe(0);
+    await viewer.goto("/licenses/bulk");
+    await viewer.getByText("Only an Admin or Owner can issue licenses.").waitFor();
     await viewer.goto("/companies");
     await viewer.getByRole("treeitem", { name: "Acme Group" }).waitFor();
     expect(await viewer.getByRole("button", { name: /^Actions for/ }).count()).toBe(0);
@@ -445,6 +454,161 @@ describe("the admin app", () => {
       });
       expect(login.body).toMatchObject({ twoFactorRequired: true, user: null });
       await viewer.context().close();
+    },
+  );
+
+  it(
+    "bulk-issues from a CSV: one row flagged before sending, one refused by the server, results as CSV",
+    { timeout: LONG },
+    async () => {
+      await page.goto("/licenses");
+      await page.getByRole("link", { name: "Bulk issue from CSV" }).click();
+      await page.getByRole("heading", { name: "Bulk issue licenses" }).waitFor();
+      await choose(page, "Template", /Acme Editor/);
+      const csv = [
+        "company,config",
+        "acme-europe,",
+        'globex,"{""edition"": ""pro"", ""features"": [""sync""]}"',
+        "nobody-here,",
+        'acme-group,"{""limits"": {""maxSeats"": 500}}"',
+      ].join("\r\n");
+      await page
+        .locator('input[type="file"]')
+        .setInputFiles({ name: "licenses.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+      // The file's text lands in the paste box (a textarea keeps LF line breaks).
+      await until(() => page.getByRole("textbox", { name: "Or paste the CSV" }).inputValue()).toBe(
+        csv.replace(/\r\n/g, "\n"),
+      );
+      const preview = page.getByRole("table", { name: "Preview of the rows" });
+      await preview.getByText('No company with the id or slug "nobody-here"').waitFor();
+      await page.getByText("4 row(s): 3 ready, 1 will not be sent").waitFor();
+      await page.getByRole("button", { name: "Issue 3 licenses" }).click();
+
+      await until(() => page.getByRole("status").textContent()).toBe("2 of 4 issued; 1 failed, 1 skipped.");
+      const results = page.getByRole("table", { name: "Results per row" });
+      const row = (n: number) => results.getByRole("row").nth(n);
+      expect(await row(1).getByRole("link").textContent()).toMatch(/^SVC-/);
+      expect(await row(3).textContent()).toContain("skipped");
+      expect(await row(4).textContent()).toMatch(/failed.*maxSeats.*license\.invalid_config/);
+      await expectAccessible(page);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await screenshot(page, "bulk-issue");
+
+      const download = page.waitForEvent("download");
+      await page.getByRole("button", { name: "Download the results (CSV)" }).click();
+      const file = await download;
+      expect(file.suggestedFilename()).toBe("bulk-issue-results.csv");
+      const text = await new Response((await file.createReadStream()) as unknown as ReadableStream).text();
+      const lines = text.trim().split("\r\n");
+      expect(lines[0]).toBe("row,company,companyId,status,licenseKey,licenseId,errorCode,errorMessage");
+      expect(lines.slice(1).map((l) => l.split(",").slice(0, 4).join(","))).toEqual([
+        expect.stringMatching(/^2,acme-europe,[0-9a-f-]{36},issued$/),
+        expect.stringMatching(/^3,globex,[0-9a-f-]{36},issued$/),
+        "4,nobody-here,,skipped",
+        expect.stringMatching(/^5,acme-group,[0-9a-f-]{36},failed$/),
+      ]);
+      const issued = lines.slice(1, 3).map((l) => l.split(","));
+      for (const [, , companyId, , licenseKey, licenseId] of issued) {
+        const license = (await operator.get(`/api/v1/panel/licenses/${licenseId}`)).body;
+        expect(license).toMatchObject({ licenseKey, companyId, status: "Active", hwBinding: "none" });
+      }
+      const globex = (await operator.get(`/api/v1/panel/licenses/${issued[1]![5]}`)).body;
+      expect(JSON.parse(globex.config)).toMatchObject({ edition: "pro", features: ["sync"] });
+      state.bulkLicenseId = issued[0]![5];
+
+      // The same page on a phone: the tables scroll inside their box, the page does not.
+      await page.setViewportSize(MOBILE);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      // Once the layout has followed the new width (the navbar collapses).
+      await until(() =>
+        page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+      ).toBeLessThanOrEqual(0);
+      await expectAccessible(page);
+      await screenshot(page, "bulk-issue-mobile");
+      await page.setViewportSize(DESKTOP);
+
+      // More rows than one call takes: sent 200 at a time, every row issued.
+      await page.getByRole("button", { name: "Start another batch" }).click();
+      const many = ["company", ...Array.from({ length: 201 }, () => "globex")].join("\n");
+      await page.getByRole("textbox", { name: "Or paste the CSV" }).fill(many);
+      // Every text the progress line shows, recorded as the page renders it.
+      await page.evaluate(() => {
+        const seen: string[] = [];
+        (window as unknown as { progress: string[] }).progress = seen;
+        new MutationObserver(() => {
+          const text = document.getElementById("bulk-progress-label")?.textContent;
+          if (text && seen.at(-1) !== text) seen.push(text);
+        }).observe(document.body, { subtree: true, childList: true, characterData: true });
+      });
+      await page.getByRole("button", { name: "Issue 201 licenses" }).click();
+      await until(() => page.getByRole("status").textContent()).toBe(
+        "201 of 201 issued; 0 failed, 0 skipped.",
+      );
+      expect(await page.evaluate(() => (window as unknown as { progress: string[] }).progress)).toEqual([
+        "Issued 0 of 201 (sent 200 at a time)",
+        "Issued 200 of 201 (sent 200 at a time)",
+      ]);
+    },
+  );
+
+  it(
+    "suspends, resumes and transfers a license, each dialog saying what will happen to its machine",
+    { timeout: LONG },
+    async () => {
+      const client = await h.app.client();
+      const license = (await operator.get(`/api/v1/panel/licenses/${state.bulkLicenseId}`)).body;
+      const activated = await client.post("/api/v1/client/activate", {
+        licenseKey: license.licenseKey,
+        hwFingerprint: "bulk-fp-1",
+        machineName: "Reception PC",
+      });
+      expect(activated.status).toBe(200);
+      await page.goto(`/licenses/${state.bulkLicenseId}`);
+      await page.getByRole("cell", { name: "Reception PC" }).waitFor();
+      const dialog = page.getByRole("dialog");
+
+      await page.getByRole("button", { name: "Suspend" }).click();
+      await dialog.getByText(/The 1 activated machine keeps its seat/).waitFor();
+      await dialog.getByRole("button", { name: "Suspend" }).click();
+      await page.getByRole("button", { name: "Resume" }).waitFor();
+
+      await page.getByRole("button", { name: "Resume" }).click();
+      await dialog
+        .getByText(
+          /works again.*The 1 activated machine keeps its seat.*nothing needs to be downloaded again/,
+        )
+        .waitFor();
+      await dialog.getByRole("button", { name: "Resume" }).click();
+      await page.getByRole("button", { name: "Suspend" }).waitFor();
+      expect((await operator.get(`/api/v1/panel/licenses/${state.bulkLicenseId}`)).body.status).toBe(
+        "Active",
+      );
+
+      await page.getByRole("button", { name: "Transfer" }).click();
+      await dialog
+        .getByText(
+          /1 active activation will be deactivated and its seat freed, the version goes from 1 to 2, and the customer needs the new license file/,
+        )
+        .waitFor();
+      expect(await dialog.getByRole("button", { name: "Transfer" }).isDisabled()).toBe(true);
+      await choose(page, "New company", "Globex");
+      await dialog.getByText(/moves to Globex/).waitFor();
+      await expectAccessible(page);
+      await dialog.getByRole("button", { name: "Transfer" }).click();
+      await page.getByText("License transferred; 1 activation deactivated").waitFor();
+      await page.getByRole("link", { name: "Globex" }).waitFor();
+
+      const companies = (await operator.get("/api/v1/panel/companies")).body as {
+        id: string;
+        name: string;
+      }[];
+      const moved = (await operator.get(`/api/v1/panel/licenses/${state.bulkLicenseId}`)).body;
+      expect(moved).toMatchObject({
+        companyId: companies.find((c) => c.name === "Globex")!.id,
+        currentVersion: 2,
+        status: "Active",
+      });
+      await until(() => page.getByRole("cell", { name: "active", exact: true }).count()).toBe(0);
     },
   );
 });

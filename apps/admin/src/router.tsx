@@ -14,6 +14,7 @@ import { ForgotPasswordPage, ResetPasswordPage } from "./auth/password-pages.tsx
 import { SignInPage } from "./auth/sign-in-page.tsx";
 import { CompaniesPage } from "./companies/companies-page.tsx";
 import { CompanyPage } from "./companies/company-page.tsx";
+import { BulkIssuePage } from "./licenses/bulk-issue-page.tsx";
 import { IssueLicensePage } from "./licenses/issue-license-page.tsx";
 import { LicensePage } from "./licenses/license-page.tsx";
 import { LicensesPage, licenseSearch } from "./licenses/licenses-page.tsx";
@@ -118,6 +119,11 @@ const issueLicense = createRoute({
   }),
   component: IssueLicensePage,
 });
+const bulkIssue = createRoute({
+  getParentRoute: () => app,
+  path: "/licenses/bulk",
+  component: BulkIssuePage,
+});
 const license = createRoute({
   getParentRoute: () => app,
   path: "/licenses/$licenseId",
@@ -159,6 +165,7 @@ const routeTree = rootRoute.addChildren([
     template,
     licenses,
     issueLicense,
+    bulkIssue,
     license,
     analytics,
     operator,

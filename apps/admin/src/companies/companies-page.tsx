@@ -54,7 +54,7 @@ export function CompaniesPage() {
         </QueryState>
       </Paper>
       {dialog?.kind === "create" && (
-        <CreateCompanyDialog opened parent={dialog.parent} onClose={() => setDialog(null)} />
+        <CreateCompanyDialog parent={dialog.parent} onClose={() => setDialog(null)} />
       )}
       {dialog?.kind === "move" && list.data && (
         <ReparentDialog company={dialog.company} companies={list.data} onClose={() => setDialog(null)} />

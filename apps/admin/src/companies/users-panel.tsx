@@ -1,22 +1,9 @@
 import type { CompanyResponse, UserResponse } from "@licensing/contracts";
-import {
-  Alert,
-  Badge,
-  Button,
-  Group,
-  Modal,
-  Paper,
-  Select,
-  Stack,
-  Table,
-  TextInput,
-  Title,
-} from "@mantine/core";
+import { Badge, Button, Group, Paper, Select, Table, TextInput, Title } from "@mantine/core";
 import { useForm } from "@mantine/form";
-import { notifications } from "@mantine/notifications";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { errorMessage } from "../lib/errors.ts";
+import { ActionDialog, useAction } from "../lib/action.tsx";
 import { usePermissions } from "../lib/me.ts";
 import { useTRPC } from "../lib/trpc.ts";
 import { formatDate, QueryState } from "../lib/ui.tsx";
@@ -25,25 +12,20 @@ import { formatDate, QueryState } from "../lib/ui.tsx";
 export function UsersPanel({ company }: { company: CompanyResponse }) {
   const trpc = useTRPC();
   const can = usePermissions();
-  const queryClient = useQueryClient();
   const [inviting, setInviting] = useState(false);
   const users = useQuery({
     ...trpc.users.list.queryOptions({ companyId: company.id }),
     select: (list) => list.filter((u) => u.companyId === company.id),
   });
-  const invalidate = () => queryClient.invalidateQueries({ queryKey: trpc.users.list.pathKey() });
-  const resend = useMutation(
-    trpc.users.resendInvite.mutationOptions({
-      onSuccess: () => notifications.show({ color: "green", message: "Sent a new invitation" }),
-      onError: (e) => notifications.show({ color: "red", message: errorMessage(e) }),
-    }),
-  );
-  const deactivate = useMutation(
-    trpc.users.deactivate.mutationOptions({
-      onSuccess: invalidate,
-      onError: (e) => notifications.show({ color: "red", message: errorMessage(e) }),
-    }),
-  );
+  const resend = useAction(trpc.users.resendInvite.mutationOptions(), {
+    success: "Sent a new invitation",
+    notifyError: true,
+  });
+  const deactivate = useAction(trpc.users.deactivate.mutationOptions(), {
+    invalidate: [trpc.users.list.pathKey()],
+    success: "User deactivated",
+    notifyError: true,
+  });
 
   return (
     <Paper withBorder p="md">
@@ -109,64 +91,37 @@ export function UsersPanel({ company }: { company: CompanyResponse }) {
           </Table.ScrollContainer>
         )}
       </QueryState>
-      {inviting && <InviteDialog company={company} onClose={() => setInviting(false)} onDone={invalidate} />}
+      {inviting && <InviteDialog company={company} onClose={() => setInviting(false)} />}
     </Paper>
   );
 }
 
-function InviteDialog({
-  company,
-  onClose,
-  onDone,
-}: {
-  company: CompanyResponse;
-  onClose: () => void;
-  onDone: () => void;
-}) {
+function InviteDialog({ company, onClose }: { company: CompanyResponse; onClose: () => void }) {
   const trpc = useTRPC();
   const can = usePermissions();
   const form = useForm<{ email: string; role: "owner" | "admin" | "viewer" }>({
     initialValues: { email: "", role: "viewer" },
   });
-  const invite = useMutation(
-    trpc.users.invite.mutationOptions({
-      onSuccess: (u) => {
-        notifications.show({ color: "green", message: `Invited ${u.email}` });
-        onDone();
-        onClose();
-      },
-    }),
-  );
+  const invite = useAction(trpc.users.invite.mutationOptions(), {
+    invalidate: [trpc.users.list.pathKey()],
+    success: (u) => `Invited ${u.email}`,
+    then: onClose,
+  });
   const roles = [
     ...(can.grantOwner ? [{ value: "owner", label: "Owner: everything in this subtree" }] : []),
     { value: "admin", label: "Admin: issue and revoke licenses, add companies" },
     { value: "viewer", label: "Viewer: read only" },
   ];
   return (
-    <Modal opened onClose={onClose} title={`Invite a user to ${company.name}`}>
-      <form
-        onSubmit={form.onSubmit((v) =>
-          invite.mutate({ email: v.email, role: v.role, companyId: company.id }),
-        )}
-      >
-        <Stack>
-          <TextInput label="Email" type="email" required data-autofocus {...form.getInputProps("email")} />
-          <Select label="Role" data={roles} allowDeselect={false} {...form.getInputProps("role")} />
-          {invite.error && (
-            <Alert color="red" role="alert">
-              {errorMessage(invite.error)}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={invite.isPending}>
-              Send the invitation
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <ActionDialog
+      title={`Invite a user to ${company.name}`}
+      action={invite}
+      submitLabel="Send the invitation"
+      onClose={onClose}
+      onSubmit={form.onSubmit((v) => invite.mutate({ email: v.email, role: v.role, companyId: company.id }))}
+    >
+      <TextInput label="Email" type="email" required data-autofocus {...form.getInputProps("email")} />
+      <Select label="Role" data={roles} allowDeselect={false} {...form.getInputProps("role")} />
+    </ActionDialog>
   );
 }

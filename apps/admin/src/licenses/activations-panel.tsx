@@ -1,24 +1,18 @@
 import type { LicenseResponse } from "@licensing/contracts";
 import { Badge, Button, Paper, Table, Title } from "@mantine/core";
-import { notifications } from "@mantine/notifications";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { errorMessage } from "../lib/errors.ts";
+import { useQuery } from "@tanstack/react-query";
+import { useAction } from "../lib/action.tsx";
 import { useTRPC } from "../lib/trpc.ts";
 import { formatDate, QueryState } from "../lib/ui.tsx";
 
 export function ActivationsPanel({ license, canWrite }: { license: LicenseResponse; canWrite: boolean }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const activations = useQuery(trpc.activations.list.queryOptions({ id: license.id }));
-  const reset = useMutation(
-    trpc.activations.reset.mutationOptions({
-      onSuccess: async () => {
-        await queryClient.invalidateQueries({ queryKey: trpc.activations.pathKey() });
-        notifications.show({ color: "green", message: "Activation reset: its seat is free" });
-      },
-      onError: (e) => notifications.show({ color: "red", message: errorMessage(e) }),
-    }),
-  );
+  const reset = useAction(trpc.activations.reset.mutationOptions(), {
+    invalidate: [trpc.activations.pathKey()],
+    success: "Activation reset: its seat is free",
+    notifyError: true,
+  });
   return (
     <Paper withBorder p="md">
       <Title order={2} size="h4" mb="sm">

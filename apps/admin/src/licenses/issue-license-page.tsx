@@ -14,10 +14,10 @@ import {
   Textarea,
   TextInput,
 } from "@mantine/core";
-import { notifications } from "@mantine/notifications";
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { getRouteApi, useNavigate } from "@tanstack/react-router";
 import { useEffect, useState } from "react";
+import { useAction } from "../lib/action.tsx";
 import { errorCode, errorMessage } from "../lib/errors.ts";
 import { useTRPC } from "../lib/trpc.ts";
 import { PageHeader } from "../lib/ui.tsx";
@@ -58,14 +58,11 @@ export function IssueLicensePage() {
     // Reset when another version is chosen, not on every render of the parsed schema.
   }, [version?.id]);
 
-  const issue = useMutation(
-    trpc.licenses.issue.mutationOptions({
-      onSuccess: async (issued) => {
-        notifications.show({ color: "green", title: "License issued", message: issued.licenseKey });
-        await navigate({ to: "/licenses/$licenseId", params: { licenseId: issued.id } });
-      },
-    }),
-  );
+  const issue = useAction(trpc.licenses.issue.mutationOptions(), {
+    invalidate: [trpc.licenses.search.pathKey()],
+    success: (issued) => `License issued: ${issued.licenseKey}`,
+    then: (issued) => navigate({ to: "/licenses/$licenseId", params: { licenseId: issued.id } }),
+  });
   const code = errorCode(issue.error);
   const fieldError = (codes: string[]) =>
     code && codes.includes(code) ? errorMessage(issue.error) : undefined;

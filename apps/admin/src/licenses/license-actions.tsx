@@ -1,26 +1,62 @@
 import type { LicenseResponse } from "@licensing/contracts";
-import { Alert, Button, Group, Modal, Select, Stack, Text, TextInput } from "@mantine/core";
-import { notifications } from "@mantine/notifications";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { Select, Text, TextInput } from "@mantine/core";
+import { useQuery } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
-import { errorMessage } from "../lib/errors.ts";
+import { ActionDialog, useAction } from "../lib/action.tsx";
 import { useTRPC } from "../lib/trpc.ts";
 import { useLookups } from "./lookups.ts";
 
 export type LicenseAction = "revoke" | "suspend" | "resume" | "transfer" | "rebind";
 
-/** What each action will do, said before it is done. */
-const consequences: Record<LicenseAction, string> = {
-  revoke:
-    "The license stops working for good: activations and heartbeats are refused from now on, and installed copies stop when their offline window ends. This cannot be undone.",
-  suspend:
-    "Activations and heartbeats are refused until the license is resumed; installed copies keep running until their offline window ends.",
-  resume: "The license works again: activations and heartbeats are accepted.",
-  transfer:
-    "The license moves to another company. Every activation is deactivated (the seats are freed), the version goes up, and the customer needs the new license file.",
-  rebind:
-    "The hardware binding changes and the version goes up: the customer needs the new license file. A machine bound to the old fingerprint can no longer activate.",
-};
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** What re-signing does to the machines (transfer and rebind deactivate every active activation). */
+function seatsFreed(active: number | undefined) {
+  if (active === undefined) return "Every active activation will be deactivated and its seat freed";
+  if (active === 0) return "No machine is activated, so no seat is freed";
+  return `${plural(active, "active activation", "active activations")} will be deactivated and ${active === 1 ? "its seat" : "their seats"} freed`;
+}
+
+/** A sentence about the machines activated now, its verb agreeing with their number. */
+function machines(active: number | undefined, one: string, many: string) {
+  if (active === 0) return "No machine is activated now.";
+  if (active === undefined) return `Activated machines ${many}`;
+  return active === 1 ? `The 1 activated machine ${one}` : `The ${active} activated machines ${many}`;
+}
+
+/** What each action will do, said before it is done, with this license's numbers. */
+export function consequences(
+  action: LicenseAction,
+  license: LicenseResponse,
+  { active, targetName }: { active: number | undefined; targetName: string | undefined },
+): string {
+  const window = `${license.offlineDays}-day offline window`;
+  const version = `the version goes from ${license.currentVersion} to ${license.currentVersion + 1}`;
+  switch (action) {
+    case "revoke":
+      return `The license stops working for good: activations and heartbeats are refused from now on. ${machines(
+        active,
+        `stops when its ${window} ends.`,
+        `stop when their ${window} ends.`,
+      )} This cannot be undone.`;
+    case "suspend":
+      return `Activations and heartbeats are refused until the license is resumed. ${machines(
+        active,
+        `keeps its seat and stops when its ${window} ends, unless the license is resumed first.`,
+        `keep their seats and stop when their ${window} ends, unless the license is resumed first.`,
+      )}`;
+    case "resume":
+      return `The license works again: activations and heartbeats are accepted from now on. ${machines(
+        active,
+        "keeps its seat and carries on at its next heartbeat.",
+        "keep their seats and carry on at their next heartbeat.",
+      )} The license file does not change: nothing needs to be downloaded again.`;
+    case "transfer":
+      return `The license moves to ${targetName ?? "the company chosen below"} with its configuration: ${seatsFreed(active)}, ${version}, and the customer needs the new license file.`;
+    case "rebind":
+      return `The hardware binding changes and ${version}: ${seatsFreed(active)}, and the customer needs the new license file. A machine bound to the old fingerprint can no longer activate.`;
+  }
+}
 
 export function LicenseActionDialog({
   license,
@@ -32,30 +68,25 @@ export function LicenseActionDialog({
   onClose: () => void;
 }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const lookups = useLookups();
+  const activations = useQuery(trpc.activations.list.queryOptions({ id: license.id }));
+  const active = activations.data?.filter((a) => a.status === "active").length;
   const [reason, setReason] = useState("");
   const [target, setTarget] = useState<string | null>(null);
   const [fingerprint, setFingerprint] = useState(license.hwFingerprint ?? "");
-  const done = (message: string) => async () => {
-    await queryClient.invalidateQueries({ queryKey: trpc.licenses.pathKey() });
-    await queryClient.invalidateQueries({ queryKey: trpc.activations.pathKey() });
-    notifications.show({ color: "green", message });
-    onClose();
-  };
-  const revoke = useMutation(trpc.licenses.revoke.mutationOptions({ onSuccess: done("License revoked") }));
-  const suspend = useMutation(
-    trpc.licenses.suspend.mutationOptions({ onSuccess: done("License suspended") }),
-  );
-  const resume = useMutation(trpc.licenses.resume.mutationOptions({ onSuccess: done("License resumed") }));
-  const transfer = useMutation(
-    trpc.licenses.transfer.mutationOptions({
-      onSuccess: async (r) => {
-        await done(`License transferred; ${r.deactivatedActivations} activation(s) deactivated`)();
-      },
-    }),
-  );
-  const rebind = useMutation(trpc.licenses.rebind.mutationOptions({ onSuccess: done("License rebound") }));
+  const after = { invalidate: [trpc.licenses.pathKey(), trpc.activations.pathKey()], then: onClose };
+  const revoke = useAction(trpc.licenses.revoke.mutationOptions(), { ...after, success: "License revoked" });
+  const suspend = useAction(trpc.licenses.suspend.mutationOptions(), {
+    ...after,
+    success: "License suspended",
+  });
+  const resume = useAction(trpc.licenses.resume.mutationOptions(), { ...after, success: "License resumed" });
+  const transfer = useAction(trpc.licenses.transfer.mutationOptions(), {
+    ...after,
+    success: (r) =>
+      `License transferred; ${plural(r.deactivatedActivations, "activation", "activations")} deactivated`,
+  });
+  const rebind = useAction(trpc.licenses.rebind.mutationOptions(), { ...after, success: "License rebound" });
   const mutation = { revoke, suspend, resume, transfer, rebind }[action];
 
   const run = () => {
@@ -87,7 +118,11 @@ export function LicenseActionDialog({
       <>
         <TextInput
           label="New hardware fingerprint"
-          description="Empty releases the binding: the license then works on any machine"
+          description={
+            license.hwBinding === "fixed"
+              ? "Empty: the next machine that activates is bound"
+              : `Empty: the binding stays ${license.hwBinding}`
+          }
           value={fingerprint}
           onChange={(e) => setFingerprint(e.currentTarget.value)}
         />
@@ -95,38 +130,23 @@ export function LicenseActionDialog({
       </>
     );
 
-  const title = `${action[0]!.toUpperCase()}${action.slice(1)} ${license.licenseKey}`;
+  const verb = `${action[0]!.toUpperCase()}${action.slice(1)}`;
+  const targetName = target ? lookups.companyName(target) : undefined;
   return (
-    <Modal opened onClose={onClose} title={title} size="lg">
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          run();
-        }}
-      >
-        <Stack>
-          <Text size="sm">{consequences[action]}</Text>
-          {fields}
-          {mutation.error && (
-            <Alert color="red" role="alert">
-              {errorMessage(mutation.error)}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button
-              type="submit"
-              color={action === "revoke" ? "red" : undefined}
-              loading={mutation.isPending}
-              disabled={action === "transfer" && !target}
-            >
-              {title.split(" ")[0]}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <ActionDialog
+      title={`${verb} ${license.licenseKey}`}
+      size="lg"
+      action={mutation}
+      submitLabel={verb}
+      color={action === "revoke" ? "red" : undefined}
+      disabled={action === "transfer" && !target}
+      onClose={onClose}
+      onSubmit={run}
+    >
+      <Text size="sm" aria-live="polite">
+        {consequences(action, license, { active, targetName })}
+      </Text>
+      {fields}
+    </ActionDialog>
   );
 }

@@ -67,9 +67,14 @@ export function LicensesPage() {
     <>
       <PageHeader title="Licenses">
         {can.manageLicenses && (
-          <ButtonLink to="/licenses/new" search={{ companyId: search.companyId }}>
-            Issue a license
-          </ButtonLink>
+          <>
+            <ButtonLink to="/licenses/bulk" variant="default">
+              Bulk issue from CSV
+            </ButtonLink>
+            <ButtonLink to="/licenses/new" search={{ companyId: search.companyId }}>
+              Issue a license
+            </ButtonLink>
+          </>
         )}
       </PageHeader>
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} mb="md">

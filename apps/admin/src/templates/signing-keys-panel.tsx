@@ -1,8 +1,7 @@
 import type { LicenseTemplateResponse } from "@licensing/contracts";
 import { Badge, Button, Code, Group, Paper, Table, Text } from "@mantine/core";
-import { notifications } from "@mantine/notifications";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { errorMessage } from "../lib/errors.ts";
+import { useQuery } from "@tanstack/react-query";
+import { useAction } from "../lib/action.tsx";
 import { usePermissions } from "../lib/me.ts";
 import { useTRPC } from "../lib/trpc.ts";
 import { formatDate, QueryState } from "../lib/ui.tsx";
@@ -12,14 +11,16 @@ const statusColor = { Active: "teal.9", Inactive: "yellow", Retired: "gray" } as
 export function SigningKeysPanel({ template }: { template: LicenseTemplateResponse }) {
   const trpc = useTRPC();
   const can = usePermissions();
-  const queryClient = useQueryClient();
   const keys = useQuery(trpc.templates.signingKeys.list.queryOptions({ id: template.id }));
-  const options = {
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.templates.signingKeys.pathKey() }),
-    onError: (e: unknown) => notifications.show({ color: "red", message: errorMessage(e) }),
-  };
-  const rotate = useMutation(trpc.templates.signingKeys.rotate.mutationOptions(options));
-  const retire = useMutation(trpc.templates.signingKeys.retire.mutationOptions(options));
+  const effects = { invalidate: [trpc.templates.signingKeys.pathKey()], notifyError: true };
+  const rotate = useAction(trpc.templates.signingKeys.rotate.mutationOptions(), {
+    ...effects,
+    success: "New signing key: it signs new licenses from now on",
+  });
+  const retire = useAction(trpc.templates.signingKeys.retire.mutationOptions(), {
+    ...effects,
+    success: "Signing key retired",
+  });
   return (
     <Paper withBorder p="md">
       <Group justify="space-between" mb="sm">

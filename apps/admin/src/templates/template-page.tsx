@@ -12,9 +12,9 @@ import {
   TextInput,
 } from "@mantine/core";
 import { useForm } from "@mantine/form";
-import { notifications } from "@mantine/notifications";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { getRouteApi } from "@tanstack/react-router";
+import { useAction } from "../lib/action.tsx";
 import { errorMessage } from "../lib/errors.ts";
 import { usePermissions } from "../lib/me.ts";
 import { useTRPC } from "../lib/trpc.ts";
@@ -65,7 +65,6 @@ export function TemplatePage() {
 function SettingsPanel({ template }: { template: LicenseTemplateResponse }) {
   const trpc = useTRPC();
   const can = usePermissions();
-  const queryClient = useQueryClient();
   const editable = can.manageTemplates && template.status === "Active";
   const form = useForm({
     initialValues: {
@@ -75,16 +74,14 @@ function SettingsPanel({ template }: { template: LicenseTemplateResponse }) {
       defaultValidityDays: template.defaultValidityDays,
     },
   });
-  const invalidate = () => queryClient.invalidateQueries({ queryKey: trpc.templates.pathKey() });
-  const update = useMutation(
-    trpc.templates.update.mutationOptions({
-      onSuccess: async () => {
-        await invalidate();
-        notifications.show({ color: "green", message: "Template saved" });
-      },
-    }),
-  );
-  const archive = useMutation(trpc.templates.archive.mutationOptions({ onSuccess: invalidate }));
+  const update = useAction(trpc.templates.update.mutationOptions(), {
+    invalidate: [trpc.templates.pathKey()],
+    success: "Template saved",
+  });
+  const archive = useAction(trpc.templates.archive.mutationOptions(), {
+    invalidate: [trpc.templates.pathKey()],
+    success: "Template archived",
+  });
   return (
     <Paper withBorder p="md" maw={640}>
       <form

@@ -1,21 +1,19 @@
 import {
-  Alert,
   Badge,
   Button,
   Group,
-  Modal,
   NumberInput,
   Paper,
   SegmentedControl,
-  Stack,
   Table,
   Textarea,
   TextInput,
 } from "@mantine/core";
 import { useForm } from "@mantine/form";
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { useState } from "react";
+import { ActionDialog, useAction } from "../lib/action.tsx";
 import { errorCode, errorMessage } from "../lib/errors.ts";
 import { AnchorLink } from "../lib/links.tsx";
 import { usePermissions } from "../lib/me.ts";
@@ -91,54 +89,38 @@ function CreateTemplateDialog({ onClose }: { onClose: () => void }) {
       defaultValidityDays: 365,
     },
   });
-  const create = useMutation(
-    trpc.templates.create.mutationOptions({
-      onSuccess: (t) => navigate({ to: "/templates/$templateId", params: { templateId: t.id } }),
-    }),
-  );
-  const code = errorCode(create.error);
+  const create = useAction(trpc.templates.create.mutationOptions(), {
+    invalidate: [trpc.templates.pathKey()],
+    then: (t) => navigate({ to: "/templates/$templateId", params: { templateId: t.id } }),
+  });
+  const codeTaken = errorCode(create.error) === "template.product_code_taken";
   return (
-    <Modal opened onClose={onClose} title="New template">
-      <form onSubmit={form.onSubmit((v) => create.mutate({ ...v, description: v.description || null }))}>
-        <Stack>
-          <TextInput label="Name" required data-autofocus {...form.getInputProps("name")} />
-          <TextInput
-            label="Product code"
-            description="Fixed once created; unique regardless of case"
-            required
-            {...form.getInputProps("productCode")}
-            error={code === "template.product_code_taken" ? errorMessage(create.error) : undefined}
-          />
-          <Textarea label="Description" autosize minRows={2} {...form.getInputProps("description")} />
-          <Group grow>
-            <NumberInput
-              label="Offline days"
-              min={1}
-              max={30}
-              {...form.getInputProps("defaultOfflineDays")}
-            />
-            <NumberInput
-              label="Validity days"
-              min={1}
-              max={36500}
-              {...form.getInputProps("defaultValidityDays")}
-            />
-          </Group>
-          {create.error && code !== "template.product_code_taken" && (
-            <Alert color="red" role="alert">
-              {errorMessage(create.error)}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending}>
-              Create
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <ActionDialog
+      title="New template"
+      action={create}
+      error={codeTaken ? null : create.error}
+      submitLabel="Create"
+      onClose={onClose}
+      onSubmit={form.onSubmit((v) => create.mutate({ ...v, description: v.description || null }))}
+    >
+      <TextInput label="Name" required data-autofocus {...form.getInputProps("name")} />
+      <TextInput
+        label="Product code"
+        description="Fixed once created; unique regardless of case"
+        required
+        {...form.getInputProps("productCode")}
+        error={codeTaken ? errorMessage(create.error) : undefined}
+      />
+      <Textarea label="Description" autosize minRows={2} {...form.getInputProps("description")} />
+      <Group grow>
+        <NumberInput label="Offline days" min={1} max={30} {...form.getInputProps("defaultOfflineDays")} />
+        <NumberInput
+          label="Validity days"
+          min={1}
+          max={36500}
+          {...form.getInputProps("defaultValidityDays")}
+        />
+      </Group>
+    </ActionDialog>
   );
 }

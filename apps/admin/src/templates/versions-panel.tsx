@@ -13,9 +13,9 @@ import {
   Title,
 } from "@mantine/core";
 import { useForm } from "@mantine/form";
-import { notifications } from "@mantine/notifications";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import { useAction } from "../lib/action.tsx";
 import { errorCode, errorMessage } from "../lib/errors.ts";
 import { usePermissions } from "../lib/me.ts";
 import { useTRPC } from "../lib/trpc.ts";
@@ -95,7 +95,6 @@ function NewVersionForm({
   onDone: () => void;
 }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const form = useForm({
     initialValues: {
       configSchema: previous ? pretty(previous.configSchema) : STARTER_SCHEMA,
@@ -105,15 +104,11 @@ function NewVersionForm({
     validateInputOnChange: true,
     validate: { configSchema: jsonError, defaults: (v) => (v.trim() === "" ? null : jsonError(v)) },
   });
-  const create = useMutation(
-    trpc.templates.versions.create.mutationOptions({
-      onSuccess: async (v) => {
-        await queryClient.invalidateQueries({ queryKey: trpc.templates.pathKey() });
-        notifications.show({ color: "green", message: `Version ${v.version} created` });
-        onDone();
-      },
-    }),
-  );
+  const create = useAction(trpc.templates.versions.create.mutationOptions(), {
+    invalidate: [trpc.templates.pathKey()],
+    success: (v) => `Version ${v.version} created`,
+    then: onDone,
+  });
   const code = errorCode(create.error);
   const serverError = (field: string) =>
     code === `template.invalid_${field}` ? errorMessage(create.error) : undefined;

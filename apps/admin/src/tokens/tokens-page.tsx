@@ -5,18 +5,16 @@ import {
   Code,
   CopyButton,
   Group,
-  Modal,
   NumberInput,
   Paper,
   Select,
-  Stack,
   Table,
-  Text,
   TextInput,
 } from "@mantine/core";
 import { useForm } from "@mantine/form";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import { ActionDialog, useAction } from "../lib/action.tsx";
 import { errorMessage } from "../lib/errors.ts";
 import { useMe, usePermissions } from "../lib/me.ts";
 import { useTRPC } from "../lib/trpc.ts";
@@ -27,16 +25,14 @@ import { useLookups } from "../licenses/lookups.ts";
 export function TokensPage() {
   const trpc = useTRPC();
   const can = usePermissions();
-  const queryClient = useQueryClient();
   const lookups = useLookups();
   const list = useQuery(trpc.apiTokens.list.queryOptions({}));
   const [creating, setCreating] = useState(false);
   const [secret, setSecret] = useState<string | null>(null);
-  const revoke = useMutation(
-    trpc.apiTokens.revoke.mutationOptions({
-      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.apiTokens.pathKey() }),
-    }),
-  );
+  const revoke = useAction(trpc.apiTokens.revoke.mutationOptions(), {
+    invalidate: [trpc.apiTokens.pathKey()],
+    success: "Token revoked",
+  });
   return (
     <>
       <PageHeader title="API tokens">
@@ -127,62 +123,44 @@ function CreateTokenDialog({
 }) {
   const trpc = useTRPC();
   const me = useMe();
-  const queryClient = useQueryClient();
   const lookups = useLookups();
   const form = useForm<{ name: string; companyId: string | null; expiresInDays: number | "" }>({
     initialValues: { name: "", companyId: me.companyId, expiresInDays: 90 },
   });
-  const create = useMutation(
-    trpc.apiTokens.create.mutationOptions({
-      onSuccess: async (created) => {
-        await queryClient.invalidateQueries({ queryKey: trpc.apiTokens.pathKey() });
-        onCreated(created.secret);
-      },
-    }),
-  );
+  const create = useAction(trpc.apiTokens.create.mutationOptions(), {
+    invalidate: [trpc.apiTokens.pathKey()],
+    then: (created) => onCreated(created.secret),
+  });
   return (
-    <Modal opened onClose={onClose} title="New API token">
-      <form
-        onSubmit={form.onSubmit((v) =>
-          create.mutate({
-            name: v.name,
-            companyId: v.companyId ?? "",
-            expiresInDays: v.expiresInDays === "" ? null : v.expiresInDays,
-          }),
-        )}
-      >
-        <Stack>
-          <TextInput label="Name" required data-autofocus {...form.getInputProps("name")} />
-          <Select
-            label="Company"
-            description="The token acts as an Admin of this company and its subtree"
-            required
-            searchable
-            data={lookups.companyOptions}
-            {...form.getInputProps("companyId")}
-          />
-          <NumberInput
-            label="Expires after (days)"
-            description="Empty: never"
-            min={1}
-            max={3650}
-            {...form.getInputProps("expiresInDays")}
-          />
-          {create.error && (
-            <Text c="red" role="alert">
-              {errorMessage(create.error)}
-            </Text>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending}>
-              Create
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <ActionDialog
+      title="New API token"
+      action={create}
+      submitLabel="Create"
+      onClose={onClose}
+      onSubmit={form.onSubmit((v) =>
+        create.mutate({
+          name: v.name,
+          companyId: v.companyId ?? "",
+          expiresInDays: v.expiresInDays === "" ? null : v.expiresInDays,
+        }),
+      )}
+    >
+      <TextInput label="Name" required data-autofocus {...form.getInputProps("name")} />
+      <Select
+        label="Company"
+        description="The token acts as an Admin of this company and its subtree"
+        required
+        searchable
+        data={lookups.companyOptions}
+        {...form.getInputProps("companyId")}
+      />
+      <NumberInput
+        label="Expires after (days)"
+        description="Empty: never"
+        min={1}
+        max={3650}
+        {...form.getInputProps("expiresInDays")}
+      />
+    </ActionDialog>
   );
 }
