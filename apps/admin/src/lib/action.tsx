@@ -67,7 +67,7 @@ export function ActionDialog({
   children?: ReactNode;
 }) {
   return (
-    <Modal opened onClose={onClose} title={title} size={size} closeButtonProps={{ "aria-label": "Close" }}>
+    <Modal opened onClose={onClose} title={title} size={size}>
       <form
         onSubmit={(event) => {
           event.preventDefault();
