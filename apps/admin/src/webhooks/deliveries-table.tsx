@@ -1,8 +1,8 @@
 import type { WebhookDeliveryResponse } from "@licensing/contracts";
 import { Alert, Badge, Button, Code, Group, Paper, SimpleGrid, Table, Text, Title } from "@mantine/core";
-import { notifications } from "@mantine/notifications";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { Fragment, useState } from "react";
+import { useAction } from "../lib/action.tsx";
 import { errorMessage } from "../lib/errors.ts";
 import { useTRPC } from "../lib/trpc.ts";
 import { formatDate, QueryState } from "../lib/ui.tsx";
@@ -22,20 +22,15 @@ export const deliveryStatusColor = {
 /** An endpoint's latest deliveries, newest first; a row opens on its payload and the response. */
 export function DeliveriesTable({ endpointId }: { endpointId: string }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const deliveries = useQuery({
     ...trpc.webhooks.deliveries.queryOptions({ id: endpointId, limit: LIMIT }),
     refetchInterval: (query) => (query.state.data?.some((d) => d.status === "Pending") ? POLL_MS : false),
   });
   const [open, setOpen] = useState<string | null>(null);
-  const replay = useMutation(
-    trpc.webhooks.replay.mutationOptions({
-      onSuccess: async () => {
-        await queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() });
-        notifications.show({ color: "green", message: "Replay queued: the delivery is Pending again" });
-      },
-    }),
-  );
+  const replay = useAction(trpc.webhooks.replay.mutationOptions(), {
+    invalidate: [trpc.webhooks.pathKey()],
+    success: "Replay queued: the delivery is Pending again",
+  });
   return (
     <Paper withBorder>
       <Group justify="space-between" p="md" pb="xs">
