@@ -1,6 +1,6 @@
 import type { OperatorUserResponse } from "@licensing/contracts";
 import { Badge, Button, Group, Paper, Table, Text, Title } from "@mantine/core";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useMe } from "../lib/me.ts";
 import { useTRPC } from "../lib/trpc.ts";
@@ -13,15 +13,9 @@ type Dialog = { kind: "invite" } | { kind: "promote" } | { kind: "demote"; user:
 export function OperatorUsersPanel() {
   const trpc = useTRPC();
   const me = useMe();
-  const queryClient = useQueryClient();
   const operators = useQuery(trpc.operator.users.list.queryOptions());
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const close = () => setDialog(null);
-  const invalidate = () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: trpc.operator.users.pathKey() }),
-      queryClient.invalidateQueries({ queryKey: trpc.users.list.pathKey() }),
-    ]);
 
   return (
     <Paper withBorder p="md">
@@ -88,9 +82,9 @@ export function OperatorUsersPanel() {
           </Table.ScrollContainer>
         )}
       </QueryState>
-      {dialog?.kind === "invite" && <InviteOperatorDialog onClose={close} onDone={invalidate} />}
-      {dialog?.kind === "promote" && <PromoteDialog onClose={close} onDone={invalidate} />}
-      {dialog?.kind === "demote" && <DemoteDialog user={dialog.user} onClose={close} onDone={invalidate} />}
+      {dialog?.kind === "invite" && <InviteOperatorDialog onClose={close} />}
+      {dialog?.kind === "promote" && <PromoteDialog onClose={close} />}
+      {dialog?.kind === "demote" && <DemoteDialog user={dialog.user} onClose={close} />}
     </Paper>
   );
 }
