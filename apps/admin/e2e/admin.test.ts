@@ -26,6 +26,7 @@ let secret: string;
 let ops: BrowserContext;
 let page: Page;
 const state: {
+  tokenSecret?: string;
   licenseId?: string;
   licenseKey?: string;
   viewerPassword?: string;
@@ -345,6 +346,7 @@ describe("the admin app", () => {
     await page.getByText("Copy the token now").waitFor();
     const secret = (await page.getByRole("status").locator("code").textContent())!;
     expect(secret).toMatch(/^svc_pat_/);
+    state.tokenSecret = secret;
     await page.getByRole("cell", { name: "CI pipeline" }).waitFor();
     const me = await fetch(`${h.app.url}/api/v1/panel/companies`, {
       headers: { authorization: `Bearer ${secret}` },
@@ -609,6 +611,47 @@ describe("the admin app", () => {
         status: "Active",
       });
       await until(() => page.getByRole("cell", { name: "active", exact: true }).count()).toBe(0);
+    },
+  );
+
+  it(
+    "asks before what cannot be undone: retiring a signing key, revoking a token, deactivating a user",
+    { timeout: LONG },
+    async () => {
+      const dialog = page.getByRole("dialog");
+      await page.getByRole("link", { name: "Templates" }).click();
+      await page.getByRole("link", { name: "Acme Editor" }).click();
+      await page.getByRole("tab", { name: "Signing keys" }).click();
+      await page.getByRole("button", { name: "Rotate the key" }).click();
+      await page.getByRole("cell", { name: "Inactive" }).waitFor();
+      await page.getByRole("button", { name: "Retire" }).click();
+      await dialog.getByText(/it can never sign again/).waitFor();
+      await expectAccessible(page);
+      await dialog.getByRole("button", { name: "Cancel" }).click();
+      expect(await page.getByRole("cell", { name: "Inactive" }).count()).toBe(1);
+      await page.getByRole("button", { name: "Retire" }).click();
+      await dialog.getByRole("button", { name: "Retire" }).click();
+      await page.getByRole("cell", { name: "Retired" }).waitFor();
+      expect(await page.getByRole("button", { name: "Retire" }).count()).toBe(0);
+
+      await page.getByRole("link", { name: "API tokens" }).click();
+      await page.getByRole("button", { name: "Revoke" }).click();
+      await dialog.getByText(/get 401 from now on/).waitFor();
+      await dialog.getByRole("button", { name: "Revoke" }).click();
+      await page.getByText("revoked", { exact: true }).waitFor();
+      const withToken = await fetch(`${h.app.url}/api/v1/panel/companies`, {
+        headers: { authorization: `Bearer ${state.tokenSecret}` },
+      });
+      expect(withToken.status).toBe(401);
+
+      await page.getByRole("link", { name: "Companies" }).click();
+      await page.getByRole("link", { name: "Acme Group" }).click();
+      await page.getByRole("button", { name: "Deactivate" }).click();
+      await dialog.getByText(/signed out everywhere/).waitFor();
+      await dialog.getByRole("button", { name: "Deactivate" }).click();
+      await page.getByRole("cell", { name: "revoked" }).waitFor();
+      const viewer = await h.app.client();
+      await expect(viewer.login("viewer@acme.example", state.viewerPassword!)).rejects.toThrow(/401/);
     },
   );
 });

@@ -4,6 +4,7 @@ import { useForm } from "@mantine/form";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { ActionDialog, useAction } from "../lib/action.tsx";
+import { ConfirmButton } from "../lib/confirm-button.tsx";
 import { usePermissions } from "../lib/me.ts";
 import { useTRPC } from "../lib/trpc.ts";
 import { formatDate, QueryState } from "../lib/ui.tsx";
@@ -24,7 +25,6 @@ export function UsersPanel({ company }: { company: CompanyResponse }) {
   const deactivate = useAction(trpc.users.deactivate.mutationOptions(), {
     invalidate: [trpc.users.list.pathKey()],
     success: "User deactivated",
-    notifyError: true,
   });
 
   return (
@@ -72,14 +72,17 @@ export function UsersPanel({ company }: { company: CompanyResponse }) {
                             </Button>
                           )}
                           {u.status !== "revoked" && (
-                            <Button
-                              size="xs"
-                              variant="default"
-                              color="red"
-                              onClick={() => deactivate.mutate({ id: u.id })}
+                            <ConfirmButton
+                              label="Deactivate"
+                              title={`Deactivate ${u.email}?`}
+                              action={deactivate}
+                              run={(close) => deactivate.mutate({ id: u.id }, { onSuccess: close })}
                             >
-                              Deactivate
-                            </Button>
+                              {u.status === "pending"
+                                ? "The invitation link stops working."
+                                : "They are signed out everywhere and can no longer sign in."}{" "}
+                              A new invitation brings the account back.
+                            </ConfirmButton>
                           )}
                         </Group>
                       </Table.Td>

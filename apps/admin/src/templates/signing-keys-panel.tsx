@@ -2,6 +2,7 @@ import type { LicenseTemplateResponse } from "@licensing/contracts";
 import { Badge, Button, Code, Group, Paper, Table, Text } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { useAction } from "../lib/action.tsx";
+import { ConfirmButton } from "../lib/confirm-button.tsx";
 import { usePermissions } from "../lib/me.ts";
 import { useTRPC } from "../lib/trpc.ts";
 import { formatDate, QueryState } from "../lib/ui.tsx";
@@ -12,13 +13,14 @@ export function SigningKeysPanel({ template }: { template: LicenseTemplateRespon
   const trpc = useTRPC();
   const can = usePermissions();
   const keys = useQuery(trpc.templates.signingKeys.list.queryOptions({ id: template.id }));
-  const effects = { invalidate: [trpc.templates.signingKeys.pathKey()], notifyError: true };
+  const invalidate = [trpc.templates.signingKeys.pathKey()];
   const rotate = useAction(trpc.templates.signingKeys.rotate.mutationOptions(), {
-    ...effects,
+    invalidate,
+    notifyError: true,
     success: "New signing key: it signs new licenses from now on",
   });
   const retire = useAction(trpc.templates.signingKeys.retire.mutationOptions(), {
-    ...effects,
+    invalidate,
     success: "Signing key retired",
   });
   return (
@@ -59,13 +61,18 @@ export function SigningKeysPanel({ template }: { template: LicenseTemplateRespon
                     {can.manageTemplates && (
                       <Table.Td>
                         {k.status === "Inactive" && (
-                          <Button
-                            size="xs"
-                            variant="default"
-                            onClick={() => retire.mutate({ id: template.id, keyId: k.id })}
+                          <ConfirmButton
+                            label="Retire"
+                            title="Retire this signing key?"
+                            action={retire}
+                            run={(close) =>
+                              retire.mutate({ id: template.id, keyId: k.id }, { onSuccess: close })
+                            }
                           >
-                            Retire
-                          </Button>
+                            This records that the key is out of use for good: it can never sign again.
+                            Licenses it signed are not re-signed by this; a transfer or rebind signs one with
+                            the active key.
+                          </ConfirmButton>
                         )}
                       </Table.Td>
                     )}

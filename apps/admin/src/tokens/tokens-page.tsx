@@ -15,6 +15,7 @@ import { useForm } from "@mantine/form";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { ActionDialog, useAction } from "../lib/action.tsx";
+import { ConfirmButton } from "../lib/confirm-button.tsx";
 import { errorMessage } from "../lib/errors.ts";
 import { useMe, usePermissions } from "../lib/me.ts";
 import { useTRPC } from "../lib/trpc.ts";
@@ -87,9 +88,15 @@ export function TokensPage() {
                           {t.revokedAt ? (
                             <Badge color="gray">revoked</Badge>
                           ) : (
-                            <Button size="xs" variant="default" onClick={() => revoke.mutate({ id: t.id })}>
-                              Revoke
-                            </Button>
+                            <ConfirmButton
+                              label="Revoke"
+                              title={`Revoke the token ${t.name}?`}
+                              action={revoke}
+                              run={(close) => revoke.mutate({ id: t.id }, { onSuccess: close })}
+                            >
+                              Programs that use this token get 401 from now on. A revoked token cannot be
+                              restored; create a new one to replace it.
+                            </ConfirmButton>
                           )}
                         </Table.Td>
                       )}
