@@ -3,33 +3,23 @@ import {
   createRootRouteWithContext,
   createRoute,
   createRouter,
+  lazyRouteComponent,
   Outlet,
   redirect,
 } from "@tanstack/react-router";
-import { AnalyticsPage } from "./analytics/analytics-page.tsx";
 import { analyticsSearch } from "./analytics/analytics-search.ts";
 import { AcceptInvitePage } from "./auth/accept-invite-page.tsx";
-import { AuditPage } from "./audit/audit-page.tsx";
 import { ForgotPasswordPage, ResetPasswordPage } from "./auth/password-pages.tsx";
 import { SignInPage } from "./auth/sign-in-page.tsx";
-import { CompaniesPage } from "./companies/companies-page.tsx";
-import { CompanyPage } from "./companies/company-page.tsx";
-import { BulkIssuePage } from "./licenses/bulk-issue-page.tsx";
-import { IssueLicensePage } from "./licenses/issue-license-page.tsx";
-import { LicensePage } from "./licenses/license-page.tsx";
 import { LicensesPage, licenseSearch } from "./licenses/licenses-page.tsx";
 import { isUnauthenticated } from "./lib/errors.ts";
 import type { Trpc } from "./lib/trpc.ts";
-import { OperatorPage } from "./operator/operator-page.tsx";
 import { operatorSearch } from "./operator/operator-search.ts";
-import { ProfilePage } from "./profile/profile-page.tsx";
 import { NotFound } from "./shell/not-found.tsx";
 import { Shell } from "./shell/shell.tsx";
-import { TemplatePage } from "./templates/template-page.tsx";
-import { TemplatesPage } from "./templates/templates-page.tsx";
-import { TokensPage } from "./tokens/tokens-page.tsx";
-import { WebhookPage } from "./webhooks/webhook-page.tsx";
-import { WebhooksPage } from "./webhooks/webhooks-page.tsx";
+
+// Signing in and the license list (where a session lands) are in the first download; every other page is
+// a chunk of its own, fetched when a link to it is hovered (defaultPreload "intent") or opened.
 
 interface RouterContext {
   queryClient: QueryClient;
@@ -93,17 +83,25 @@ const home = createRoute({
     throw redirect({ to: "/licenses" });
   },
 });
-const companies = createRoute({ getParentRoute: () => app, path: "/companies", component: CompaniesPage });
+const companies = createRoute({
+  getParentRoute: () => app,
+  path: "/companies",
+  component: lazyRouteComponent(() => import("./companies/companies-page.tsx"), "CompaniesPage"),
+});
 const company = createRoute({
   getParentRoute: () => app,
   path: "/companies/$companyId",
-  component: CompanyPage,
+  component: lazyRouteComponent(() => import("./companies/company-page.tsx"), "CompanyPage"),
 });
-const templates = createRoute({ getParentRoute: () => app, path: "/templates", component: TemplatesPage });
+const templates = createRoute({
+  getParentRoute: () => app,
+  path: "/templates",
+  component: lazyRouteComponent(() => import("./templates/templates-page.tsx"), "TemplatesPage"),
+});
 const template = createRoute({
   getParentRoute: () => app,
   path: "/templates/$templateId",
-  component: TemplatePage,
+  component: lazyRouteComponent(() => import("./templates/template-page.tsx"), "TemplatePage"),
 });
 const licenses = createRoute({
   getParentRoute: () => app,
@@ -117,39 +115,55 @@ const issueLicense = createRoute({
   validateSearch: (search: Record<string, unknown>) => ({
     companyId: typeof search.companyId === "string" ? search.companyId : undefined,
   }),
-  component: IssueLicensePage,
+  component: lazyRouteComponent(() => import("./licenses/issue-license-page.tsx"), "IssueLicensePage"),
 });
 const bulkIssue = createRoute({
   getParentRoute: () => app,
   path: "/licenses/bulk",
-  component: BulkIssuePage,
+  component: lazyRouteComponent(() => import("./licenses/bulk-issue-page.tsx"), "BulkIssuePage"),
 });
 const license = createRoute({
   getParentRoute: () => app,
   path: "/licenses/$licenseId",
-  component: LicensePage,
+  component: lazyRouteComponent(() => import("./licenses/license-page.tsx"), "LicensePage"),
 });
 
 const analytics = createRoute({
   getParentRoute: () => app,
   path: "/analytics",
   validateSearch: analyticsSearch,
-  component: AnalyticsPage,
+  component: lazyRouteComponent(() => import("./analytics/analytics-page.tsx"), "AnalyticsPage"),
 });
 const operator = createRoute({
   getParentRoute: () => app,
   path: "/operator",
   validateSearch: operatorSearch,
-  component: OperatorPage,
+  component: lazyRouteComponent(() => import("./operator/operator-page.tsx"), "OperatorPage"),
 });
-const audit = createRoute({ getParentRoute: () => app, path: "/audit", component: AuditPage });
-const tokens = createRoute({ getParentRoute: () => app, path: "/tokens", component: TokensPage });
-const profile = createRoute({ getParentRoute: () => app, path: "/profile", component: ProfilePage });
-const webhooks = createRoute({ getParentRoute: () => app, path: "/webhooks", component: WebhooksPage });
+const audit = createRoute({
+  getParentRoute: () => app,
+  path: "/audit",
+  component: lazyRouteComponent(() => import("./audit/audit-page.tsx"), "AuditPage"),
+});
+const tokens = createRoute({
+  getParentRoute: () => app,
+  path: "/tokens",
+  component: lazyRouteComponent(() => import("./tokens/tokens-page.tsx"), "TokensPage"),
+});
+const profile = createRoute({
+  getParentRoute: () => app,
+  path: "/profile",
+  component: lazyRouteComponent(() => import("./profile/profile-page.tsx"), "ProfilePage"),
+});
+const webhooks = createRoute({
+  getParentRoute: () => app,
+  path: "/webhooks",
+  component: lazyRouteComponent(() => import("./webhooks/webhooks-page.tsx"), "WebhooksPage"),
+});
 const webhook = createRoute({
   getParentRoute: () => app,
   path: "/webhooks/$webhookId",
-  component: WebhookPage,
+  component: lazyRouteComponent(() => import("./webhooks/webhook-page.tsx"), "WebhookPage"),
 });
 
 const routeTree = rootRoute.addChildren([
