@@ -28,8 +28,9 @@ for (const project of argv.slice(2)) {
   const sources = files.filter((file) => serverSource.test(file) && !file.includes("/node_modules/"));
   if (sources.length > 0) {
     failed = true;
+    const shown = sources.length > 10 ? [...sources.slice(0, 10), `… ${sources.length - 10} more`] : sources;
     stderr.write(
-      `${project}: server sources in the program (use the declarations):\n  ${sources.join("\n  ")}\n`,
+      `${project}: server sources in the program, not their declarations (see decision 0035):\n  ${shown.join("\n  ")}\n`,
     );
   } else if (!files.some((file) => serverDeclarations.test(file))) {
     failed = true;
