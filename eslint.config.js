@@ -27,7 +27,16 @@ const boundary = (name) => ({ group: [name, `${name}/*`], message: "Breaks the p
 const noNodeBuiltins = (message) => ({ group: ["node:*"], message });
 
 export default tseslint.config(
-  { ignores: ["**/node_modules/**", "**/dist/**", "**/release/**", "**/.data/**", "**/.turbo/**"] },
+  {
+    ignores: [
+      "**/node_modules/**",
+      "**/dist/**",
+      "**/dist-types/**",
+      "**/release/**",
+      "**/.data/**",
+      "**/.turbo/**",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
