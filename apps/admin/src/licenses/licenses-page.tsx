@@ -1,21 +1,11 @@
-import { EXACT_TOTAL_LIMIT, LICENSE_PAGE_SIZE, LicenseStatus } from "@licensing/contracts";
-import {
-  Badge,
-  Code,
-  Group,
-  Pagination,
-  Paper,
-  Select,
-  SimpleGrid,
-  Table,
-  Text,
-  TextInput,
-} from "@mantine/core";
+import { LICENSE_PAGE_SIZE, LicenseStatus } from "@licensing/contracts";
+import { Badge, Code, Paper, Select, SimpleGrid, Table, TextInput } from "@mantine/core";
 import { useDebouncedCallback } from "@mantine/hooks";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { getRouteApi } from "@tanstack/react-router";
 import { AnchorLink, ButtonLink } from "../lib/links.tsx";
 import { usePermissions } from "../lib/me.ts";
+import { Pager } from "../lib/pager.tsx";
 import { useTRPC } from "../lib/trpc.ts";
 import { formatDate, PageHeader, QueryState } from "../lib/ui.tsx";
 import { statusColor, useLookups } from "./lookups.ts";
@@ -43,10 +33,6 @@ export function licenseSearch(search: Record<string, unknown>): LicenseSearch {
 
 const route = getRouteApi("/app/licenses");
 const PAGE_SIZE = LICENSE_PAGE_SIZE.default;
-
-/** "about 83,000" past the exact-count limit (decision 0005). */
-export const formatTotal = (total: number) =>
-  total > EXACT_TOTAL_LIMIT ? `about ${total.toLocaleString("en")}` : total.toLocaleString("en");
 
 export function LicensesPage() {
   const search = route.useSearch();
@@ -155,19 +141,15 @@ export function LicensesPage() {
                   </Table.Tbody>
                 </Table>
               </Table.ScrollContainer>
-              <Group justify="space-between" p="sm">
-                <Text size="sm" aria-live="polite">
-                  {formatTotal(result.total)} licenses
-                </Text>
-                <Pagination
-                  total={Math.max(1, Math.ceil(result.total / PAGE_SIZE))}
-                  value={page}
-                  onChange={(p) =>
-                    void navigate({ search: (prev) => ({ ...prev, page: p > 1 ? p : undefined }) })
-                  }
-                  getControlProps={(control) => ({ "aria-label": `${control} page` })}
-                />
-              </Group>
+              <Pager
+                total={result.total}
+                noun="licenses"
+                page={page}
+                pageSize={PAGE_SIZE}
+                onPage={(p) =>
+                  void navigate({ search: (prev) => ({ ...prev, page: p > 1 ? p : undefined }) })
+                }
+              />
             </>
           )}
         </QueryState>

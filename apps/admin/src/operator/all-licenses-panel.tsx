@@ -1,10 +1,10 @@
 import { LICENSE_PAGE_SIZE, LicenseStatus } from "@licensing/contracts";
-import { Badge, Code, Group, Pagination, Paper, Select, SimpleGrid, Table, Text } from "@mantine/core";
+import { Badge, Code, Paper, Select, SimpleGrid, Table } from "@mantine/core";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { getRouteApi } from "@tanstack/react-router";
-import { formatTotal } from "../licenses/licenses-page.tsx";
 import { statusColor, useLookups } from "../licenses/lookups.ts";
 import { AnchorLink } from "../lib/links.tsx";
+import { Pager } from "../lib/pager.tsx";
 import { useTRPC } from "../lib/trpc.ts";
 import { formatDate, QueryState } from "../lib/ui.tsx";
 import type { OperatorSearch } from "./operator-search.ts";
@@ -123,19 +123,15 @@ export function AllLicensesPanel() {
                   </Table.Tbody>
                 </Table>
               </Table.ScrollContainer>
-              <Group justify="space-between" p="sm">
-                <Text size="sm" aria-live="polite">
-                  {formatTotal(result.total)} licenses
-                </Text>
-                <Pagination
-                  total={Math.max(1, Math.ceil(result.total / PAGE_SIZE))}
-                  value={page}
-                  onChange={(p) =>
-                    void navigate({ search: (prev) => ({ ...prev, page: p > 1 ? p : undefined }) })
-                  }
-                  getControlProps={(control) => ({ "aria-label": `${control} page` })}
-                />
-              </Group>
+              <Pager
+                total={result.total}
+                noun="licenses"
+                page={page}
+                pageSize={PAGE_SIZE}
+                onPage={(p) =>
+                  void navigate({ search: (prev) => ({ ...prev, page: p > 1 ? p : undefined }) })
+                }
+              />
             </>
           )}
         </QueryState>

@@ -1,10 +1,10 @@
 import { LICENSE_PAGE_SIZE } from "@licensing/contracts";
-import { Badge, Group, Pagination, Paper, Table, Text, TextInput } from "@mantine/core";
+import { Badge, Paper, Table, Text, TextInput } from "@mantine/core";
 import { useDebouncedCallback } from "@mantine/hooks";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { getRouteApi } from "@tanstack/react-router";
-import { formatTotal } from "../licenses/licenses-page.tsx";
 import { AnchorLink } from "../lib/links.tsx";
+import { Pager } from "../lib/pager.tsx";
 import { useTRPC } from "../lib/trpc.ts";
 import { formatDate, QueryState } from "../lib/ui.tsx";
 
@@ -86,19 +86,15 @@ export function TenantsPanel() {
                   </Table.Tbody>
                 </Table>
               </Table.ScrollContainer>
-              <Group justify="space-between" p="sm">
-                <Text size="sm" aria-live="polite">
-                  {formatTotal(result.total)} tenants
-                </Text>
-                <Pagination
-                  total={Math.max(1, Math.ceil(result.total / PAGE_SIZE))}
-                  value={page}
-                  onChange={(p) =>
-                    void navigate({ search: (prev) => ({ ...prev, page: p > 1 ? p : undefined }) })
-                  }
-                  getControlProps={(control) => ({ "aria-label": `${control} page` })}
-                />
-              </Group>
+              <Pager
+                total={result.total}
+                noun="tenants"
+                page={page}
+                pageSize={PAGE_SIZE}
+                onPage={(p) =>
+                  void navigate({ search: (prev) => ({ ...prev, page: p > 1 ? p : undefined }) })
+                }
+              />
             </>
           )}
         </QueryState>
