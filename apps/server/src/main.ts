@@ -10,7 +10,14 @@ try {
   process.exit(1);
 }
 
-const server = await startServer(env);
+let server;
+try {
+  server = await startServer(env);
+} catch (error) {
+  if (!(error instanceof EnvError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+}
 let stopping = false;
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
   process.on(signal, () => {

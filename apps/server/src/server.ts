@@ -7,6 +7,7 @@ import { answerClientErrors, createApp, createLogger } from "@licensing/api";
 import {
   bootstrapOperator,
   createDeps,
+  sealedUnderAnotherKey,
   systemClock,
   webhooks,
   type Clock,
@@ -15,7 +16,7 @@ import {
 } from "@licensing/core";
 import { createDatabase, type Database } from "@licensing/db";
 import { pino, type Logger } from "pino";
-import type { Env } from "./env.ts";
+import { EnvError, type Env } from "./env.ts";
 import { loadMasterKey } from "./master-key.ts";
 import { serverJobs, WEBHOOK_DELIVERY_JOB } from "./jobs.ts";
 import { connectRedis } from "./redis.ts";
@@ -93,6 +94,14 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
     webhooks: { ...options.webhooks, allowPrivate: env.WEBHOOK_ALLOW_PRIVATE },
     analytics: { heartbeatRetentionDays: env.HEARTBEAT_RETENTION_DAYS },
   });
+  const refused = await sealedUnderAnotherKey(database.db, deps.secrets);
+  if (refused.length > 0) {
+    if (!options.database) await database.close();
+    throw new EnvError(
+      `LICENSING_MASTER_KEY: this key does not open the ${refused.join(", ")} stored in the database; ` +
+        `start with the key they were sealed under (npm run rotate-master-key moves them to a new one)`,
+    );
+  }
   await ensureOperator(deps, env);
 
   const redis = env.REDIS_URL ? await connectRedis(env.REDIS_URL) : undefined;

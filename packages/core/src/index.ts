@@ -11,7 +11,7 @@ export {
   type RequestInfo,
 } from "./deps.ts";
 export { createSecretBox, type SecretBox } from "./crypto/secret-box.ts";
-export { rotateMasterKey, type RotationResult } from "./crypto/rotate-master-key.ts";
+export { rotateMasterKey, sealedUnderAnotherKey, type RotationResult } from "./crypto/rotate-master-key.ts";
 export {
   verifyRequestSignature,
   signRequest,
