@@ -3,12 +3,10 @@ import {
   Alert,
   Badge,
   Button,
-  Checkbox,
   Code,
   FileInput,
   Group,
   List,
-  NumberInput,
   Paper,
   Progress,
   Select,
@@ -17,7 +15,6 @@ import {
   Table,
   Text,
   Textarea,
-  TextInput,
   Title,
 } from "@mantine/core";
 import { useState } from "react";
@@ -26,10 +23,9 @@ import { AnchorLink } from "../lib/links.tsx";
 import { usePermissions } from "../lib/me.ts";
 import { PageHeader } from "../lib/ui.tsx";
 import { configProblem, outcomesCsv, readBulkCsv, type BulkOutcome, type BulkRow } from "./bulk-rows.ts";
+import { defaultTerms, LicenseTermsFields, termsRequest } from "./license-terms.tsx";
 import { useLookups } from "./lookups.ts";
 import { useBulkIssue } from "./use-bulk-issue.ts";
-
-type Binding = "none" | "firstActivation";
 
 const EXAMPLE = `company,config
 acme-europe,
@@ -41,10 +37,7 @@ export function BulkIssuePage() {
   const lookups = useLookups();
   const bulk = useBulkIssue();
   const [templateId, setTemplateId] = useState<string | null>(null);
-  const [expiresAt, setExpiresAt] = useState("");
-  const [offlineDays, setOfflineDays] = useState<number | "">("");
-  const [binding, setBinding] = useState<Binding>("none");
-  const [isTrial, setIsTrial] = useState(false);
+  const [terms, setTerms] = useState(defaultTerms("none"));
   const [sharedConfig, setSharedConfig] = useState("");
   const [csv, setCsv] = useState("");
   const [file, setFile] = useState<File | null>(null);
@@ -65,7 +58,10 @@ export function BulkIssuePage() {
   const failure = bulk.result?.error;
   const fieldError = (code: string) => (errorCode(failure) === code ? errorMessage(failure) : undefined);
   const generalError =
-    failure && !fieldError("license.invalid_expiry") && !fieldError("license.invalid_config")
+    failure &&
+    !["license.invalid_expiry", "license.invalid_config", "license.invalid_binding"].includes(
+      errorCode(failure) ?? "",
+    )
       ? errorMessage(failure)
       : null;
 
@@ -80,10 +76,7 @@ export function BulkIssuePage() {
       {
         templateId,
         config: sharedConfig.trim() || null,
-        expiresAt: expiresAt ? new Date(`${expiresAt}T23:59:59Z`).toISOString() : null,
-        offlineDays: offlineDays === "" ? null : offlineDays,
-        isTrial,
-        hwBinding: binding,
+        ...termsRequest(terms),
       },
       rows,
     );
@@ -112,31 +105,13 @@ export function BulkIssuePage() {
                 value={templateId}
                 onChange={setTemplateId}
               />
-              <TextInput
-                label="Expires on"
-                type="date"
-                description="Empty: the template's validity from today (trials: the trial length)"
-                value={expiresAt}
-                onChange={(e) => setExpiresAt(e.currentTarget.value)}
-                error={fieldError("license.invalid_expiry")}
-              />
-              <NumberInput
-                label="Offline days"
-                description="Empty: the template's default"
-                min={1}
-                max={30}
-                value={offlineDays}
-                onChange={(v) => setOfflineDays(typeof v === "number" ? v : "")}
-              />
-              <Select
-                label="Hardware binding"
-                allowDeselect={false}
-                data={[
-                  { value: "none", label: "None: any machine" },
-                  { value: "firstActivation", label: "The first machine that activates" },
-                ]}
-                value={binding}
-                onChange={(v) => setBinding((v ?? "none") as Binding)}
+              <LicenseTermsFields
+                terms={terms}
+                onChange={setTerms}
+                template={lookups.templates.find((t) => t.id === templateId)}
+                bindings={["none", "firstActivation"]}
+                fieldError={fieldError}
+                trialLabel="Trial licenses"
               />
               <Textarea
                 label="Configuration for rows without their own (JSON)"
@@ -147,11 +122,6 @@ export function BulkIssuePage() {
                 onChange={(e) => setSharedConfig(e.currentTarget.value)}
                 error={sharedProblem ?? fieldError("license.invalid_config")}
                 styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)" } }}
-              />
-              <Checkbox
-                label="Trial licenses"
-                checked={isTrial}
-                onChange={(e) => setIsTrial(e.currentTarget.checked)}
               />
             </SimpleGrid>
           </Paper>

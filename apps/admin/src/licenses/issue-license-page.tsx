@@ -1,11 +1,9 @@
 import {
   Alert,
   Button,
-  Checkbox,
   Code,
   Fieldset,
   Group,
-  NumberInput,
   Paper,
   Select,
   SimpleGrid,
@@ -22,11 +20,11 @@ import { errorCode, errorMessage } from "../lib/errors.ts";
 import { useTRPC } from "../lib/trpc.ts";
 import { PageHeader } from "../lib/ui.tsx";
 import { jsonError } from "../templates/json-field.ts";
+import { defaultTerms, LicenseTermsFields, termsRequest } from "./license-terms.tsx";
 import { useLookups } from "./lookups.ts";
 import { initialValue, parseSchema, SchemaFields, type JsonValue } from "./schema-form.tsx";
 
 const route = getRouteApi("/app/licenses/new");
-type Binding = "auto" | "none" | "fixed" | "firstActivation";
 
 export function IssueLicensePage() {
   const search = route.useSearch();
@@ -44,10 +42,7 @@ export function IssueLicensePage() {
   const schema = parseSchema(version?.configSchema);
   const [config, setConfig] = useState<Record<string, JsonValue>>({});
   const [rawConfig, setRawConfig] = useState("{}");
-  const [expiresAt, setExpiresAt] = useState("");
-  const [offlineDays, setOfflineDays] = useState<number | "">("");
-  const [isTrial, setIsTrial] = useState(false);
-  const [binding, setBinding] = useState<Binding>("auto");
+  const [terms, setTerms] = useState(defaultTerms("auto"));
   const [fingerprint, setFingerprint] = useState("");
 
   useEffect(() => {
@@ -64,7 +59,7 @@ export function IssueLicensePage() {
     then: (issued) => navigate({ to: "/licenses/$licenseId", params: { licenseId: issued.id } }),
   });
   const code = errorCode(issue.error);
-  const fieldError = (codes: string[]) =>
+  const fieldError = (...codes: string[]) =>
     code && codes.includes(code) ? errorMessage(issue.error) : undefined;
   const rawError = schema ? null : jsonError(rawConfig);
   const submit = () => {
@@ -73,21 +68,18 @@ export function IssueLicensePage() {
       companyId,
       templateId,
       config: schema ? JSON.stringify(config) : rawConfig,
-      expiresAt: expiresAt ? new Date(`${expiresAt}T23:59:59Z`).toISOString() : null,
-      offlineDays: offlineDays === "" ? null : offlineDays,
-      isTrial,
-      hwBinding: binding === "auto" ? null : binding,
+      ...termsRequest(terms),
       hwFingerprint: fingerprint.trim() || null,
     });
   };
   const general =
     issue.error &&
-    !fieldError([
+    !fieldError(
       "license.invalid_config",
       "license.invalid_expiry",
       "license.invalid_binding",
       "license.company_not_active",
-    ]);
+    );
 
   return (
     <>
@@ -108,7 +100,7 @@ export function IssueLicensePage() {
                 data={lookups.companyOptions}
                 value={companyId}
                 onChange={setCompanyId}
-                error={fieldError(["license.company_not_active", "company.not_found"])}
+                error={fieldError("license.company_not_active", "company.not_found")}
               />
               <Select
                 label="Template"
@@ -140,9 +132,9 @@ export function IssueLicensePage() {
                     styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)" } }}
                   />
                 )}
-                {fieldError(["license.invalid_config"]) && (
+                {fieldError("license.invalid_config") && (
                   <Text c="red" size="sm" mt="xs" role="alert">
-                    {fieldError(["license.invalid_config"])}
+                    {fieldError("license.invalid_config")}
                   </Text>
                 )}
               </Fieldset>
@@ -150,49 +142,19 @@ export function IssueLicensePage() {
           )}
           <Paper withBorder p="md">
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <TextInput
-                label="Expires on"
-                type="date"
-                description={
-                  template
-                    ? `Empty: ${template.defaultValidityDays} days from now (trials: the trial length)`
-                    : undefined
-                }
-                value={expiresAt}
-                onChange={(e) => setExpiresAt(e.currentTarget.value)}
-                error={fieldError(["license.invalid_expiry"])}
-              />
-              <NumberInput
-                label="Offline days"
-                description={template ? `Empty: the template's ${template.defaultOfflineDays}` : undefined}
-                min={1}
-                max={30}
-                value={offlineDays}
-                onChange={(v) => setOfflineDays(typeof v === "number" ? v : "")}
-              />
-              <Select
-                label="Hardware binding"
-                allowDeselect={false}
-                data={[
-                  { value: "auto", label: "Automatic: fixed with a fingerprint, none without" },
-                  { value: "none", label: "None: any machine" },
-                  { value: "fixed", label: "Fixed to the fingerprint below" },
-                  { value: "firstActivation", label: "The first machine that activates" },
-                ]}
-                value={binding}
-                onChange={(v) => setBinding((v ?? "auto") as Binding)}
-                error={fieldError(["license.invalid_binding"])}
-              />
-              <TextInput
-                label="Hardware fingerprint"
-                value={fingerprint}
-                onChange={(e) => setFingerprint(e.currentTarget.value)}
-              />
-              <Checkbox
-                label="Trial license"
-                checked={isTrial}
-                onChange={(e) => setIsTrial(e.currentTarget.checked)}
-              />
+              <LicenseTermsFields
+                terms={terms}
+                onChange={setTerms}
+                template={template}
+                bindings={["auto", "none", "fixed", "firstActivation"]}
+                fieldError={fieldError}
+              >
+                <TextInput
+                  label="Hardware fingerprint"
+                  value={fingerprint}
+                  onChange={(e) => setFingerprint(e.currentTarget.value)}
+                />
+              </LicenseTermsFields>
             </SimpleGrid>
           </Paper>
           {general && (

@@ -1,0 +1,93 @@
+import type { HwBinding, LicenseTemplateResponse } from "@licensing/contracts";
+import { Checkbox, NumberInput, Select, TextInput } from "@mantine/core";
+import type { ReactNode } from "react";
+
+/** The terms a new license is issued with, as the issue forms hold them ("" for "the default"). */
+export interface LicenseTerms {
+  expiresOn: string;
+  offlineDays: number | "";
+  /** "auto": the server's rule (fixed with a fingerprint, none without). */
+  binding: HwBinding | "auto";
+  isTrial: boolean;
+}
+
+export const defaultTerms = (binding: LicenseTerms["binding"]): LicenseTerms => ({
+  expiresOn: "",
+  offlineDays: "",
+  binding,
+  isTrial: false,
+});
+
+/** The API's fields: a date expires at the end of that day (UTC), and an empty field is the default. */
+export const termsRequest = (terms: LicenseTerms) => ({
+  expiresAt: terms.expiresOn ? new Date(`${terms.expiresOn}T23:59:59Z`).toISOString() : null,
+  offlineDays: terms.offlineDays === "" ? null : terms.offlineDays,
+  isTrial: terms.isTrial,
+  hwBinding: terms.binding === "auto" ? null : terms.binding,
+});
+
+const BINDING_LABELS: Record<LicenseTerms["binding"], string> = {
+  auto: "Automatic: fixed with a fingerprint, none without",
+  none: "None: any machine",
+  fixed: "Fixed to the fingerprint below",
+  firstActivation: "The first machine that activates",
+};
+
+/**
+ * Expiry, offline days, hardware binding and trial, for one license or a batch (`bindings` lists the
+ * modes the form offers; `fieldError` puts the API's message at its field; `children` stand after the
+ * binding, e.g. its fingerprint). Lays out in the caller's grid.
+ */
+export function LicenseTermsFields({
+  terms,
+  onChange,
+  template,
+  bindings,
+  fieldError,
+  trialLabel = "Trial license",
+  children,
+}: {
+  terms: LicenseTerms;
+  onChange: (terms: LicenseTerms) => void;
+  template: LicenseTemplateResponse | undefined;
+  bindings: LicenseTerms["binding"][];
+  fieldError: (code: string) => string | undefined;
+  trialLabel?: string;
+  children?: ReactNode;
+}) {
+  const set = (change: Partial<LicenseTerms>) => onChange({ ...terms, ...change });
+  return (
+    <>
+      <TextInput
+        label="Expires on"
+        type="date"
+        description={`Empty: ${template ? `${template.defaultValidityDays} days` : "the template's validity"} from today (trials: the trial length)`}
+        value={terms.expiresOn}
+        onChange={(e) => set({ expiresOn: e.currentTarget.value })}
+        error={fieldError("license.invalid_expiry")}
+      />
+      <NumberInput
+        label="Offline days"
+        description={`Empty: the template's ${template ? template.defaultOfflineDays : "default"}`}
+        min={1}
+        max={30}
+        value={terms.offlineDays}
+        onChange={(v) => set({ offlineDays: typeof v === "number" ? v : "" })}
+      />
+      <Select
+        label="Hardware binding"
+        allowDeselect={false}
+        data={bindings.map((value) => ({ value, label: BINDING_LABELS[value] }))}
+        value={terms.binding}
+        onChange={(v) => v && set({ binding: v as LicenseTerms["binding"] })}
+        error={fieldError("license.invalid_binding")}
+      />
+      {children}
+      <Checkbox
+        label={trialLabel}
+        checked={terms.isTrial}
+        onChange={(e) => set({ isTrial: e.currentTarget.checked })}
+      />
+    </>
+  );
+}
