@@ -19,11 +19,11 @@ import {
 } from "@mantine/core";
 import { useState } from "react";
 import { errorCode, errorMessage } from "../lib/errors.ts";
-import { AnchorLink } from "../lib/links.tsx";
 import { usePermissions } from "../lib/me.ts";
 import { PageHeader } from "../lib/ui.tsx";
 import { configProblem, outcomesCsv, readBulkCsv, type BulkOutcome, type BulkRow } from "./bulk-rows.ts";
 import { defaultTerms, LicenseTermsFields, termsRequest } from "./license-terms.tsx";
+import { LicenseKeyLink } from "./license-cells.tsx";
 import { useLookups } from "./lookups.ts";
 import { useBulkIssue } from "./use-bulk-issue.ts";
 
@@ -330,10 +330,8 @@ function Results({ outcomes, onAgain }: { outcomes: BulkOutcome[]; onAgain: () =
                   <Badge color={statusColor[o.status]}>{o.status}</Badge>
                 </Table.Td>
                 <Table.Td>
-                  {o.result?.licenseId ? (
-                    <AnchorLink to="/licenses/$licenseId" params={{ licenseId: o.result.licenseId }}>
-                      <Code>{o.result.licenseKey}</Code>
-                    </AnchorLink>
+                  {o.result?.licenseId && o.result.licenseKey ? (
+                    <LicenseKeyLink id={o.result.licenseId} licenseKey={o.result.licenseKey} />
                   ) : (
                     <Text size="sm">
                       {o.errorMessage} {o.errorCode && <Code>{o.errorCode}</Code>}

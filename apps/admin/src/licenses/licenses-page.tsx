@@ -1,14 +1,15 @@
 import { LICENSE_PAGE_SIZE, LicenseStatus } from "@licensing/contracts";
-import { Badge, Code, Paper, Select, SimpleGrid, Table, TextInput } from "@mantine/core";
+import { Paper, Select, SimpleGrid, Table, TextInput } from "@mantine/core";
 import { useDebouncedCallback } from "@mantine/hooks";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { getRouteApi } from "@tanstack/react-router";
-import { AnchorLink, ButtonLink } from "../lib/links.tsx";
+import { ButtonLink } from "../lib/links.tsx";
 import { usePermissions } from "../lib/me.ts";
 import { Pager } from "../lib/pager.tsx";
 import { useTRPC } from "../lib/trpc.ts";
 import { formatDate, PageHeader, QueryState } from "../lib/ui.tsx";
-import { statusColor, useLookups } from "./lookups.ts";
+import { LicenseKeyLink, LicenseStatusBadges } from "./license-cells.tsx";
+import { useLookups } from "./lookups.ts";
 
 export interface LicenseSearch {
   search?: string | undefined;
@@ -121,19 +122,12 @@ export function LicensesPage() {
                     {result.items.map((l) => (
                       <Table.Tr key={l.id}>
                         <Table.Td>
-                          <AnchorLink to="/licenses/$licenseId" params={{ licenseId: l.id }}>
-                            <Code>{l.licenseKey}</Code>
-                          </AnchorLink>
+                          <LicenseKeyLink id={l.id} licenseKey={l.licenseKey} />
                         </Table.Td>
                         <Table.Td>{lookups.companyName(l.companyId)}</Table.Td>
                         <Table.Td>{lookups.templateName(l.templateId)}</Table.Td>
                         <Table.Td>
-                          <Badge color={statusColor[l.status]}>{l.status}</Badge>
-                          {l.isTrial && (
-                            <Badge ml={4} variant="outline">
-                              trial
-                            </Badge>
-                          )}
+                          <LicenseStatusBadges status={l.status} isTrial={l.isTrial} />
                         </Table.Td>
                         <Table.Td>{formatDate(l.expiresAt)}</Table.Td>
                       </Table.Tr>

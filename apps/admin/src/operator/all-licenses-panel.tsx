@@ -1,9 +1,9 @@
 import { LICENSE_PAGE_SIZE, LicenseStatus } from "@licensing/contracts";
-import { Badge, Code, Paper, Select, SimpleGrid, Table } from "@mantine/core";
+import { Paper, Select, SimpleGrid, Table } from "@mantine/core";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { getRouteApi } from "@tanstack/react-router";
-import { statusColor, useLookups } from "../licenses/lookups.ts";
-import { AnchorLink } from "../lib/links.tsx";
+import { LicenseKeyLink, LicenseStatusBadges } from "../licenses/license-cells.tsx";
+import { useLookups } from "../licenses/lookups.ts";
 import { Pager } from "../lib/pager.tsx";
 import { useTRPC } from "../lib/trpc.ts";
 import { formatDate, QueryState } from "../lib/ui.tsx";
@@ -102,19 +102,12 @@ export function AllLicensesPanel() {
                     {result.items.map((l) => (
                       <Table.Tr key={l.id}>
                         <Table.Td>
-                          <AnchorLink to="/licenses/$licenseId" params={{ licenseId: l.id }}>
-                            <Code>{l.licenseKey}</Code>
-                          </AnchorLink>
+                          <LicenseKeyLink id={l.id} licenseKey={l.licenseKey} />
                         </Table.Td>
                         <Table.Td>{l.companyName}</Table.Td>
                         <Table.Td>{l.productCode}</Table.Td>
                         <Table.Td>
-                          <Badge color={statusColor[l.status]}>{l.status}</Badge>
-                          {l.isTrial && (
-                            <Badge ml={4} variant="outline">
-                              trial
-                            </Badge>
-                          )}
+                          <LicenseStatusBadges status={l.status} isTrial={l.isTrial} />
                         </Table.Td>
                         <Table.Td>{formatDate(l.issuedAt)}</Table.Td>
                         <Table.Td>{formatDate(l.expiresAt)}</Table.Td>
