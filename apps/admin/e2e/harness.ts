@@ -42,7 +42,13 @@ export async function startHarness(options: TestAppOptions = {}): Promise<Harnes
     app,
     browser,
     async context(viewport = DESKTOP) {
-      const context = await browser.newContext({ baseURL: app.url, viewport, acceptDownloads: true });
+      // Reduced motion: no element is caught half faded in by a screenshot or by axe's contrast check.
+      const context = await browser.newContext({
+        baseURL: app.url,
+        viewport,
+        acceptDownloads: true,
+        reducedMotion: "reduce",
+      });
       context.setDefaultTimeout(15_000);
       contexts.push(context);
       return context;
@@ -95,3 +101,13 @@ export async function choose(page: Page, label: string | RegExp, option: string 
 
 /** `expect.poll` with the patience of a loaded CI machine (its default gives up after one second). */
 export const until = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000, interval: 100 });
+
+/**
+ * Closes the notifications still shown (a screenshot wants the header under them). One at a time: each
+ * close removes its notification at once (reduced motion), so the list of buttons changes under the loop.
+ */
+export async function dismissNotifications(page: Page) {
+  const notifications = page.locator(".mantine-Notification-root");
+  while ((await notifications.count()) > 0)
+    await notifications.first().getByRole("button", { name: "Close" }).click();
+}

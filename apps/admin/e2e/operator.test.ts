@@ -10,6 +10,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   choose,
+  dismissNotifications,
   expectAccessible,
   MOBILE,
   screenshot,
@@ -137,9 +138,7 @@ async function signIn(target: Page, account: { email: string; password: string }
 async function shoot(target: Page, name: string) {
   await target.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   await target.mouse.move(0, 0);
-  for (const close of await target.locator(".mantine-Notification-root").getByRole("button").all())
-    await close.click();
-  await until(() => target.locator(".mantine-Notification-root").count()).toBe(0);
+  await dismissNotifications(target);
   await screenshot(target, name);
 }
 

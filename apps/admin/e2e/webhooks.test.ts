@@ -11,6 +11,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   choose,
+  dismissNotifications,
   expectAccessible,
   MOBILE,
   screenshot,
@@ -58,13 +59,6 @@ async function signIn(p: Page, user: { email: string; password: string }) {
   await p.getByRole("textbox", { name: "Password", exact: true }).fill(user.password);
   await p.getByRole("button", { name: "Sign in" }).click();
   await p.getByRole("heading", { name: "Licenses" }).waitFor();
-}
-
-/** Closes the notifications still shown, so that the screenshots show the header under them. */
-async function dismissNotifications(p: Page) {
-  const notifications = p.locator(".mantine-Notification-root");
-  for (const close of await notifications.getByRole("button", { name: "Close" }).all()) await close.click();
-  await until(() => notifications.count()).toBe(0);
 }
 
 describe("webhooks in the admin app", () => {

@@ -6,6 +6,8 @@ export const theme = createTheme({
   primaryColor: "indigo",
   primaryShade: 8,
   autoContrast: true,
+  // Users who ask their system for less motion get none (notifications, modals, menus).
+  respectReducedMotion: true,
   defaultRadius: "sm",
   components: {
     Notification: Notification.extend({ defaultProps: { closeButtonProps: { "aria-label": "Close" } } }),
