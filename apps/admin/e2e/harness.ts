@@ -104,10 +104,16 @@ export const until = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout:
 
 /**
  * Closes the notifications still shown (a screenshot wants the header under them). One at a time: each
- * close removes its notification at once (reduced motion), so the list of buttons changes under the loop.
+ * close removes its notification at once (reduced motion), so the list of buttons changes under the loop;
+ * and one may close itself (autoClose) between the count and the click, so a missed click is no failure.
  */
 export async function dismissNotifications(page: Page) {
   const notifications = page.locator(".mantine-Notification-root");
-  while ((await notifications.count()) > 0)
-    await notifications.first().getByRole("button", { name: "Close" }).click();
+  for (let tries = 0; tries < 20 && (await notifications.count()) > 0; tries++)
+    await notifications
+      .first()
+      .getByRole("button", { name: "Close" })
+      .click({ timeout: 1_000 })
+      .catch(() => undefined);
+  await until(() => notifications.count()).toBe(0);
 }
