@@ -1,4 +1,5 @@
-export { createApp, restRoutes, type AppOptions } from "./app.ts";
+export { createApp, type AppOptions } from "./app.ts";
+export { operations, operationList, panelOperations } from "./catalogue.ts";
 export { requestLogMixin } from "./http/logging.ts";
 export { answerClientErrors } from "./http/client-error.ts";
 export { createLogger, scrubSecrets, type LoggerSettings } from "./http/log-redaction.ts";

@@ -86,7 +86,7 @@ function SettingsPanel({ template }: { template: LicenseTemplateResponse }) {
     <Paper withBorder p="md" maw={640}>
       <form
         onSubmit={form.onSubmit((v) =>
-          update.mutate({ id: template.id, patch: { ...v, description: v.description || null } }),
+          update.mutate({ id: template.id, ...v, description: v.description || null }),
         )}
       >
         <Stack>

@@ -27,12 +27,13 @@ describe("/trpc templates", () => {
     const template = created.body.result.data.json;
     expect(template).toMatchObject({ productCode: "TRPC-1", defaultOfflineDays: 30, status: "Active" });
 
-    const updated = await call(operator, "templates.update", { id: template.id, patch: { name: "Renamed" } });
+    const updated = await call(operator, "templates.update", { id: template.id, name: "Renamed" });
     expect(updated.body.result.data.json.name).toBe("Renamed");
 
     const version = await call(operator, "templates.versions.create", {
       id: template.id,
-      version: { configSchema: '{"type":"object"}', changelog: "v1" },
+      configSchema: '{"type":"object"}',
+      changelog: "v1",
     });
     expect(version.body.result.data.json).toMatchObject({ version: 1, templateId: template.id });
     const versions = await query(operator, "templates.versions.list", { id: template.id });
@@ -85,7 +86,7 @@ describe("/trpc templates", () => {
     ).body.result.data.json;
     const badSchema = await call(operator, "templates.versions.create", {
       id: template.id,
-      version: { configSchema: "{oops" },
+      configSchema: "{oops",
     });
     expect(badSchema.status).toBe(400);
     expect(badSchema.body.error.json.data.appCode).toBe("template.invalid_config_schema");

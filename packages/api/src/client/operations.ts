@@ -7,11 +7,11 @@ import {
   LicenseKeyParams,
 } from "@licensing/contracts";
 import { activations } from "@licensing/core";
-import { requestInfo } from "../../http/request-info.ts";
-import { route } from "../route.ts";
+import { operation } from "../operation/operation.ts";
 import { assertSignedBy } from "./signature.ts";
 
 const tags = ["Client"];
+const restOnly = "the client API: the SDK speaks HMAC-signed HTTP, not tRPC";
 const signed =
   " Signed: X-Service-Timestamp (unix seconds, ±300 s) and X-Service-Signature `v1=<hex>[,v2=<hex>]`, HMAC-SHA256 keyed with the license key over the timestamp (v1) or `timestamp.METHOD.path.sha256hex(body)` (v2; checked whenever sent, and required when the server runs with CLIENT_SIGNATURE_MIN_VERSION=v2).";
 const hmacErrors = [
@@ -22,8 +22,9 @@ const hmacErrors = [
   "hmac.v2_required",
 ] as const;
 
-export const clientRoutes = [
-  route({
+/** What installed programs call: public, the license key in the body, mutations after activate signed. */
+export const clientOperations = {
+  activate: operation({
     method: "post",
     path: "/client/activate",
     summary: "Activate a machine; returns the first offline marker",
@@ -31,6 +32,7 @@ export const clientRoutes = [
     auth: "public",
     body: ActivateRequest,
     response: ActivateResponse,
+    restOnly,
     errors: [
       "license.not_found",
       "license.not_active",
@@ -39,9 +41,9 @@ export const clientRoutes = [
       "activation.not_bound",
       "activation.seat_limit_reached",
     ],
-    handler: ({ deps, body, req }) => activations.activate(deps, body, requestInfo(req)),
+    handler: ({ deps, input, request }) => activations.activate(deps, input, request.info),
   }),
-  route({
+  heartbeat: operation({
     method: "post",
     path: "/client/heartbeat",
     summary: `Report that an activation is alive; returns a fresh offline marker.${signed}`,
@@ -49,26 +51,28 @@ export const clientRoutes = [
     auth: "public",
     body: ActivationRequest,
     response: HeartbeatResponse,
+    restOnly,
     errors: [...hmacErrors, "license.not_found", "license.not_active", "activation.not_found"],
-    handler({ deps, body, req }) {
-      assertSignedBy(deps, req, body.licenseKey, body.activationId);
-      return activations.heartbeat(deps, body);
+    handler({ deps, input, request }) {
+      assertSignedBy(deps, request, input.licenseKey, input.activationId);
+      return activations.heartbeat(deps, input);
     },
   }),
-  route({
+  deactivate: operation({
     method: "post",
     path: "/client/deactivate",
     summary: `Release an activation's seat (idempotent).${signed}`,
     tags,
     auth: "public",
     body: ActivationRequest,
+    restOnly,
     errors: [...hmacErrors, "license.not_found", "activation.not_found"],
-    handler({ deps, body, req }) {
-      assertSignedBy(deps, req, body.licenseKey, body.activationId);
-      return activations.deactivate(deps, body, requestInfo(req));
+    handler({ deps, input, request }) {
+      assertSignedBy(deps, request, input.licenseKey, input.activationId);
+      return activations.deactivate(deps, input, request.info);
     },
   }),
-  route({
+  publicKey: operation({
     method: "get",
     path: "/client/public-key/{licenseKey}",
     summary: "The public key that verifies the license's token and markers",
@@ -76,7 +80,8 @@ export const clientRoutes = [
     auth: "public",
     params: LicenseKeyParams,
     response: ClientPublicKeyResponse,
+    restOnly,
     errors: ["license.not_found"],
-    handler: ({ deps, params }) => activations.clientPublicKey(deps, params.licenseKey),
+    handler: ({ deps, input }) => activations.clientPublicKey(deps, input.licenseKey),
   }),
-];
+};

@@ -7,13 +7,13 @@ import {
 } from "@licensing/contracts";
 import { apiTokens } from "@licensing/core";
 import { z } from "zod";
-import { route } from "../route.ts";
+import { operation } from "../operation/operation.ts";
 
 const tags = ["API tokens"];
 const base = "/panel/api-tokens";
 
-export const apiTokenRoutes = [
-  route({
+export const apiTokenOperations = {
+  list: operation({
     method: "get",
     path: base,
     summary: "Personal access tokens of the visible subtree, without secrets",
@@ -22,9 +22,9 @@ export const apiTokenRoutes = [
     query: ListApiTokensQuery,
     response: z.array(ApiTokenResponse),
     errors: ["auth.company_out_of_scope"],
-    handler: ({ deps, actor, query }) => apiTokens.listApiTokens(deps, actor, query),
+    handler: ({ deps, actor, input }) => apiTokens.listApiTokens(deps, actor, input),
   }),
-  route({
+  create: operation({
     method: "post",
     path: base,
     summary: "Create a token (Admin on the company); the secret is returned only here",
@@ -34,9 +34,9 @@ export const apiTokenRoutes = [
     response: CreateApiTokenResponse,
     status: 201,
     errors: ["api_token.name_required", "api_token.invalid_expiry", "company.not_found", "auth.forbidden"],
-    handler: ({ deps, actor, body }) => apiTokens.createApiToken(deps, actor, body),
+    handler: ({ deps, actor, input }) => apiTokens.createApiToken(deps, actor, input),
   }),
-  route({
+  revoke: operation({
     method: "delete",
     path: `${base}/{id}`,
     summary: "Revoke a token (Admin on its company)",
@@ -44,6 +44,6 @@ export const apiTokenRoutes = [
     auth: "authenticated",
     params: IdParams,
     errors: ["api_token.not_found", "auth.forbidden"],
-    handler: ({ deps, actor, params }) => apiTokens.revokeApiToken(deps, actor, params.id),
+    handler: ({ deps, actor, input }) => apiTokens.revokeApiToken(deps, actor, input.id),
   }),
-];
+};

@@ -10,13 +10,13 @@ import {
 } from "@licensing/contracts";
 import { webhooks } from "@licensing/core";
 import { z } from "zod";
-import { route } from "../route.ts";
+import { operation } from "../operation/operation.ts";
 
 const tags = ["Webhooks"];
 const base = "/panel/webhooks";
 
-export const webhookRoutes = [
-  route({
+export const webhookOperations = {
+  eventTypes: operation({
     method: "get",
     path: `${base}/event-types`,
     summary: "The catalogue of event types (any signed-in caller)",
@@ -25,7 +25,7 @@ export const webhookRoutes = [
     response: z.array(WebhookEventType),
     handler: async () => webhooks.listEventTypes(),
   }),
-  route({
+  list: operation({
     method: "get",
     path: base,
     summary: "Every webhook endpoint (operators)",
@@ -35,7 +35,7 @@ export const webhookRoutes = [
     errors: ["auth.operator_required"],
     handler: ({ deps, actor }) => webhooks.listEndpoints(deps, actor),
   }),
-  route({
+  create: operation({
     method: "post",
     path: base,
     summary: "Create an endpoint (operators); the secret is stored encrypted and never returned",
@@ -51,9 +51,9 @@ export const webhookRoutes = [
       "webhook.secret_too_short",
       "webhook.invalid_events",
     ],
-    handler: ({ deps, actor, body }) => webhooks.createEndpoint(deps, actor, body),
+    handler: ({ deps, actor, input }) => webhooks.createEndpoint(deps, actor, input),
   }),
-  route({
+  get: operation({
     method: "get",
     path: `${base}/{id}`,
     summary: "One endpoint (operators)",
@@ -62,9 +62,9 @@ export const webhookRoutes = [
     params: IdParams,
     response: WebhookEndpointResponse,
     errors: ["auth.operator_required", "webhook.not_found"],
-    handler: ({ deps, actor, params }) => webhooks.getEndpoint(deps, actor, params.id),
+    handler: ({ deps, actor, input }) => webhooks.getEndpoint(deps, actor, input.id),
   }),
-  route({
+  update: operation({
     method: "patch",
     path: `${base}/{id}`,
     summary: "Change an endpoint (operators)",
@@ -81,9 +81,9 @@ export const webhookRoutes = [
       "webhook.secret_too_short",
       "webhook.invalid_events",
     ],
-    handler: ({ deps, actor, params, body }) => webhooks.updateEndpoint(deps, actor, params.id, body),
+    handler: ({ deps, actor, input: { id, ...changes } }) => webhooks.updateEndpoint(deps, actor, id, changes),
   }),
-  route({
+  delete: operation({
     method: "delete",
     path: `${base}/{id}`,
     summary: "Delete an endpoint and its deliveries (operators)",
@@ -91,9 +91,9 @@ export const webhookRoutes = [
     auth: "authenticated",
     params: IdParams,
     errors: ["auth.operator_required", "webhook.not_found"],
-    handler: ({ deps, actor, params }) => webhooks.deleteEndpoint(deps, actor, params.id),
+    handler: ({ deps, actor, input }) => webhooks.deleteEndpoint(deps, actor, input.id),
   }),
-  route({
+  deliveries: operation({
     method: "get",
     path: `${base}/{id}/deliveries`,
     summary: "The endpoint's latest deliveries, newest first (operators)",
@@ -103,9 +103,9 @@ export const webhookRoutes = [
     query: ListWebhookDeliveriesQuery,
     response: z.array(WebhookDeliveryResponse),
     errors: ["auth.operator_required", "webhook.not_found"],
-    handler: ({ deps, actor, params, query }) => webhooks.listDeliveries(deps, actor, params.id, query),
+    handler: ({ deps, actor, input: { id, ...query } }) => webhooks.listDeliveries(deps, actor, id, query),
   }),
-  route({
+  replay: operation({
     method: "post",
     path: `${base}/deliveries/{deliveryId}/replay`,
     summary: "Send a delivery again now, from attempt 1 (operators)",
@@ -113,6 +113,6 @@ export const webhookRoutes = [
     auth: "authenticated",
     params: DeliveryIdParams,
     errors: ["auth.operator_required", "webhook_delivery.not_found"],
-    handler: ({ deps, actor, params }) => webhooks.replayDelivery(deps, actor, params.deliveryId),
+    handler: ({ deps, actor, input }) => webhooks.replayDelivery(deps, actor, input.deliveryId),
   }),
-];
+};

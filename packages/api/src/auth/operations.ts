@@ -16,15 +16,14 @@ import {
   TwoFactorLoginRequest,
 } from "@licensing/contracts";
 import { auth, closeSession } from "@licensing/core";
-import { requestInfo } from "../../http/request-info.ts";
-import { clearSessionCookie, readSessionCookie, setSessionCookie } from "../../http/session-cookie.ts";
-import { route } from "../route.ts";
+import { operation } from "../operation/operation.ts";
 
 const tags = ["Panel auth"];
 const base = "/panel/auth";
 
-export const authRoutes = [
-  route({
+/** Sign-in and the account: every call counts against the auth contour's rate limit. */
+export const authOperations = {
+  login: operation({
     method: "post",
     path: `${base}/login`,
     summary: "Sign in with email and password",
@@ -33,13 +32,13 @@ export const authRoutes = [
     body: LoginRequest,
     response: LoginResponse,
     errors: ["auth.invalid_credentials", "auth.too_many_attempts"],
-    async handler({ deps, body, req, res, cookies }) {
-      const { response, sessionId } = await auth.login(deps, body, requestInfo(req));
-      if (sessionId) setSessionCookie(res, sessionId, cookies);
+    async handler({ deps, input, request }) {
+      const { response, sessionId } = await auth.login(deps, input, request.info);
+      if (sessionId) request.setSessionCookie(sessionId);
       return response;
     },
   }),
-  route({
+  loginTwoFactor: operation({
     method: "post",
     path: `${base}/login/2fa`,
     summary: "Complete a sign-in with a TOTP or recovery code",
@@ -48,25 +47,24 @@ export const authRoutes = [
     body: TwoFactorLoginRequest,
     response: AuthUserResponse,
     errors: ["auth.invalid_ticket", "auth.invalid_code", "auth.too_many_attempts"],
-    async handler({ deps, body, req, res, cookies }) {
-      const { user, sessionId } = await auth.loginWithSecondFactor(deps, body, requestInfo(req));
-      setSessionCookie(res, sessionId, cookies);
+    async handler({ deps, input, request }) {
+      const { user, sessionId } = await auth.loginWithSecondFactor(deps, input, request.info);
+      request.setSessionCookie(sessionId);
       return user;
     },
   }),
-  route({
+  logout: operation({
     method: "post",
     path: `${base}/logout`,
     summary: "End the current session",
     tags,
     auth: "public",
-    async handler({ deps, req, res, cookies }) {
-      const sessionId = readSessionCookie(req);
-      if (sessionId) await closeSession(deps.db, sessionId);
-      clearSessionCookie(res, cookies);
+    async handler({ deps, request }) {
+      if (request.sessionId) await closeSession(deps.db, request.sessionId);
+      request.setSessionCookie(null);
     },
   }),
-  route({
+  me: operation({
     method: "get",
     path: `${base}/me`,
     summary: "The current user (session or access token)",
@@ -75,7 +73,7 @@ export const authRoutes = [
     response: MeResponse,
     handler: async ({ actor }) => auth.describeActor(actor),
   }),
-  route({
+  invitation: operation({
     method: "get",
     path: `${base}/invite/{token}`,
     summary: "Preview an invitation",
@@ -84,9 +82,9 @@ export const authRoutes = [
     params: InviteTokenParams,
     response: InvitePreviewResponse,
     errors: ["invitation.not_found"],
-    handler: ({ deps, params }) => auth.previewInvitation(deps, params.token),
+    handler: ({ deps, input }) => auth.previewInvitation(deps, input.token),
   }),
-  route({
+  acceptInvite: operation({
     method: "post",
     path: `${base}/accept-invite`,
     summary: "Accept an invitation: set the password and sign in",
@@ -95,22 +93,22 @@ export const authRoutes = [
     body: AcceptInviteRequest,
     response: AuthUserResponse,
     errors: ["invitation.not_found", "auth.password_too_short"],
-    async handler({ deps, body, req, res, cookies }) {
-      const { user, sessionId } = await auth.acceptInvitation(deps, body, requestInfo(req));
-      setSessionCookie(res, sessionId, cookies);
+    async handler({ deps, input, request }) {
+      const { user, sessionId } = await auth.acceptInvitation(deps, input, request.info);
+      request.setSessionCookie(sessionId);
       return user;
     },
   }),
-  route({
+  forgotPassword: operation({
     method: "post",
     path: `${base}/forgot-password`,
     summary: "Mail a password reset link (always 204)",
     tags,
     auth: "public",
     body: ForgotPasswordRequest,
-    handler: ({ deps, body, req }) => auth.forgotPassword(deps, body, requestInfo(req)),
+    handler: ({ deps, input, request }) => auth.forgotPassword(deps, input, request.info),
   }),
-  route({
+  resetPassword: operation({
     method: "post",
     path: `${base}/reset-password`,
     summary: "Set a new password with a reset token; ends every session",
@@ -118,9 +116,9 @@ export const authRoutes = [
     auth: "public",
     body: ResetPasswordRequest,
     errors: ["auth.reset_token_invalid", "auth.password_too_short"],
-    handler: ({ deps, body, req }) => auth.resetPassword(deps, body, requestInfo(req)),
+    handler: ({ deps, input, request }) => auth.resetPassword(deps, input, request.info),
   }),
-  route({
+  changePassword: operation({
     method: "post",
     path: `${base}/change-password`,
     summary: "Change the password; ends the other sessions",
@@ -128,37 +126,39 @@ export const authRoutes = [
     auth: "session",
     body: ChangePasswordRequest,
     errors: ["auth.invalid_password", "auth.password_too_short"],
-    handler: ({ deps, actor, body }) => auth.changePassword(deps, actor, body),
+    handler: ({ deps, actor, input }) => auth.changePassword(deps, actor, input),
   }),
-  route({
-    method: "post",
-    path: `${base}/2fa/enroll`,
-    summary: "Start TOTP enrolment",
-    tags,
-    auth: "session",
-    response: TotpEnrollResponse,
-    errors: ["totp.already_enabled"],
-    handler: ({ deps, actor }) => auth.enrollTotp(deps, actor),
-  }),
-  route({
-    method: "post",
-    path: `${base}/2fa/enable`,
-    summary: "Enable TOTP with a live code; returns ten recovery codes once",
-    tags,
-    auth: "session",
-    body: TotpEnableRequest,
-    response: TotpEnableResponse,
-    errors: ["totp.not_enrolled", "totp.invalid_code"],
-    handler: ({ deps, actor, body }) => auth.enableTotp(deps, actor, body.code),
-  }),
-  route({
-    method: "post",
-    path: `${base}/2fa/disable`,
-    summary: "Disable TOTP (password and code)",
-    tags,
-    auth: "session",
-    body: TotpDisableRequest,
-    errors: ["totp.not_enabled", "auth.invalid_password", "totp.invalid_code"],
-    handler: ({ deps, actor, body }) => auth.disableTotp(deps, actor, body),
-  }),
-];
+  twoFactor: {
+    enroll: operation({
+      method: "post",
+      path: `${base}/2fa/enroll`,
+      summary: "Start TOTP enrolment",
+      tags,
+      auth: "session",
+      response: TotpEnrollResponse,
+      errors: ["totp.already_enabled"],
+      handler: ({ deps, actor }) => auth.enrollTotp(deps, actor),
+    }),
+    enable: operation({
+      method: "post",
+      path: `${base}/2fa/enable`,
+      summary: "Enable TOTP with a live code; returns ten recovery codes once",
+      tags,
+      auth: "session",
+      body: TotpEnableRequest,
+      response: TotpEnableResponse,
+      errors: ["totp.not_enrolled", "totp.invalid_code"],
+      handler: ({ deps, actor, input }) => auth.enableTotp(deps, actor, input.code),
+    }),
+    disable: operation({
+      method: "post",
+      path: `${base}/2fa/disable`,
+      summary: "Disable TOTP (password and code)",
+      tags,
+      auth: "session",
+      body: TotpDisableRequest,
+      errors: ["totp.not_enabled", "auth.invalid_password", "totp.invalid_code"],
+      handler: ({ deps, actor, input }) => auth.disableTotp(deps, actor, input),
+    }),
+  },
+};

@@ -7,12 +7,13 @@ import {
 } from "@licensing/contracts";
 import { activations } from "@licensing/core";
 import { z } from "zod";
-import { route } from "../route.ts";
+import { operation } from "../operation/operation.ts";
 
 const tags = ["Licenses"];
 
-export const activationRoutes = [
-  route({
+/** The panel's view of a license's machines; the client API itself is in `client/operations.ts`. */
+export const activationOperations = {
+  list: operation({
     method: "get",
     path: "/panel/licenses/{id}/activations",
     summary: "Activations of a license (Viewer)",
@@ -21,9 +22,9 @@ export const activationRoutes = [
     params: IdParams,
     response: z.array(ActivationResponse),
     errors: ["license.not_found"],
-    handler: ({ deps, actor, params }) => activations.listActivations(deps, actor, params.id),
+    handler: ({ deps, actor, input }) => activations.listActivations(deps, actor, input.id),
   }),
-  route({
+  heartbeats: operation({
     method: "get",
     path: "/panel/licenses/{id}/heartbeats",
     summary: "Latest heartbeats of a license (Viewer); limit 1..1000, default 100",
@@ -33,10 +34,9 @@ export const activationRoutes = [
     query: HeartbeatsQuery,
     response: z.array(HeartbeatRecordResponse),
     errors: ["license.not_found"],
-    handler: ({ deps, actor, params, query }) =>
-      activations.listHeartbeats(deps, actor, params.id, query.limit),
+    handler: ({ deps, actor, input }) => activations.listHeartbeats(deps, actor, input.id, input.limit),
   }),
-  route({
+  reset: operation({
     method: "post",
     path: "/panel/licenses/{id}/activations/{activationId}/reset",
     summary: "Deactivate one activation and free its seat (Admin; idempotent)",
@@ -44,7 +44,6 @@ export const activationRoutes = [
     auth: "authenticated",
     params: ActivationParams,
     errors: ["license.not_found", "activation.not_found", "auth.forbidden"],
-    handler: ({ deps, actor, params }) =>
-      activations.resetActivation(deps, actor, params.id, params.activationId),
+    handler: ({ deps, actor, input }) => activations.resetActivation(deps, actor, input.id, input.activationId),
   }),
-];
+};

@@ -1,12 +1,12 @@
 import { ErrorResponse, errorCatalogue } from "@licensing/contracts";
 import { z, type ZodType } from "zod";
 import { errorKindMapping } from "../errors.ts";
-import type { Route } from "./route.ts";
+import type { AnyOperation } from "./operation.ts";
 
 type JsonSchema = Record<string, unknown>;
 
 /** OpenAPI 3.1 from the same zod schemas that validate the requests. */
-export function buildOpenApiDocument(routes: Route[], info: { version: string; serverUrl: string }) {
+export function buildOpenApiDocument(routes: AnyOperation[], info: { version: string; serverUrl: string }) {
   const components: Record<string, JsonSchema> = {};
 
   // zod writes shared schemas (those with a `meta({ id })`) to `$defs`; they move to components.
@@ -34,7 +34,7 @@ export function buildOpenApiDocument(routes: Route[], info: { version: string; s
       ? {
           [String(r.status ?? 200)]: {
             description: "Success",
-            content: { [r.produces ?? "application/json"]: { schema: toSchema(r.response, "output") } },
+            content: { [r.attachment?.contentType ?? r.produces ?? "application/json"]: { schema: toSchema(r.response, "output") } },
           },
         }
       : { "204": { description: "No content" } };
@@ -103,7 +103,7 @@ function objectParameters(
   }));
 }
 
-function describeErrors(r: Route, status: number) {
+function describeErrors(r: AnyOperation, status: number) {
   const codes = (r.errors ?? []).filter((c) => errorKindMapping[errorCatalogue[c]].status === status);
   const generic: Record<number, string> = {
     400: "request.invalid, request.malformed_json",
@@ -114,7 +114,7 @@ function describeErrors(r: Route, status: number) {
   return [...codes, generic[status]].filter(Boolean).join(", ");
 }
 
-const operationId = (r: Route) =>
+const operationId = (r: AnyOperation) =>
   r.method +
   r.path
     .split(/[/{}-]/)

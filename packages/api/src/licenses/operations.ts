@@ -15,14 +15,14 @@ import {
   TransferLicenseRequest,
 } from "@licensing/contracts";
 import { licenses } from "@licensing/core";
-import { route } from "../route.ts";
+import { operation } from "../operation/operation.ts";
 
 const tags = ["Licenses"];
 const base = "/panel/licenses";
 const idempotent = " Send an Idempotency-Key header to make retries safe (24 hours).";
 
-export const licenseRoutes = [
-  route({
+export const licenseOperations = {
+  search: operation({
     method: "get",
     path: base,
     summary: "Search licenses (newest first, paged)",
@@ -31,9 +31,9 @@ export const licenseRoutes = [
     query: LicenseSearchQuery,
     response: LicensePage,
     errors: ["license.invalid_status", "auth.company_out_of_scope"],
-    handler: ({ deps, actor, query }) => licenses.searchLicenses(deps, actor, query),
+    handler: ({ deps, actor, input }) => licenses.searchLicenses(deps, actor, input),
   }),
-  route({
+  issue: operation({
     method: "post",
     path: base,
     summary: `Issue a license.${idempotent}`,
@@ -42,6 +42,7 @@ export const licenseRoutes = [
     body: IssueLicenseRequest,
     response: LicenseIssueResponse,
     status: 201,
+    idempotent: true,
     errors: [
       "company.not_found",
       "auth.forbidden",
@@ -54,10 +55,10 @@ export const licenseRoutes = [
       "idempotency.key_reused",
       "idempotency.invalid_key",
     ],
-    handler: ({ deps, actor, body, req }) =>
-      licenses.issueLicense(deps, actor, body, req.get("idempotency-key")),
+    handler: ({ deps, actor, input, request }) =>
+      licenses.issueLicense(deps, actor, input, request.idempotencyKey),
   }),
-  route({
+  bulkIssue: operation({
     method: "post",
     path: `${base}/bulk`,
     summary: `Issue up to 200 licenses of one template; failing items are reported per row.${idempotent}`,
@@ -65,6 +66,7 @@ export const licenseRoutes = [
     auth: "authenticated",
     body: BulkIssueRequest,
     response: BulkIssueResponse,
+    idempotent: true,
     errors: [
       "license.bulk_empty",
       "license.bulk_too_large",
@@ -75,10 +77,10 @@ export const licenseRoutes = [
       "idempotency.key_reused",
       "idempotency.invalid_key",
     ],
-    handler: ({ deps, actor, body, req }) =>
-      licenses.bulkIssueLicenses(deps, actor, body, req.get("idempotency-key")),
+    handler: ({ deps, actor, input, request }) =>
+      licenses.bulkIssueLicenses(deps, actor, input, request.idempotencyKey),
   }),
-  route({
+  get: operation({
     method: "get",
     path: `${base}/{id}`,
     summary: "One license",
@@ -87,9 +89,9 @@ export const licenseRoutes = [
     params: IdParams,
     response: LicenseResponse,
     errors: ["license.not_found"],
-    handler: ({ deps, actor, params }) => licenses.getLicense(deps, actor, params.id),
+    handler: ({ deps, actor, input }) => licenses.getLicense(deps, actor, input.id),
   }),
-  route({
+  revoke: operation({
     method: "post",
     path: `${base}/{id}/revoke`,
     summary: "Revoke a license",
@@ -98,9 +100,9 @@ export const licenseRoutes = [
     params: IdParams,
     body: RevokeLicenseRequest.optional(),
     errors: ["license.not_found", "auth.forbidden", "license.already_revoked"],
-    handler: ({ deps, actor, params, body }) => licenses.revokeLicense(deps, actor, params.id, body ?? {}),
+    handler: ({ deps, actor, input: { id, ...body } }) => licenses.revokeLicense(deps, actor, id, body),
   }),
-  route({
+  suspend: operation({
     method: "post",
     path: `${base}/{id}/suspend`,
     summary: "Suspend an Active license",
@@ -109,9 +111,9 @@ export const licenseRoutes = [
     params: IdParams,
     response: LicenseResponse,
     errors: ["license.not_found", "auth.forbidden", "license.invalid_transition"],
-    handler: ({ deps, actor, params }) => licenses.setLicenseSuspended(deps, actor, params.id, true),
+    handler: ({ deps, actor, input }) => licenses.setLicenseSuspended(deps, actor, input.id, true),
   }),
-  route({
+  resume: operation({
     method: "post",
     path: `${base}/{id}/resume`,
     summary: "Resume a Suspended license",
@@ -120,9 +122,9 @@ export const licenseRoutes = [
     params: IdParams,
     response: LicenseResponse,
     errors: ["license.not_found", "auth.forbidden", "license.invalid_transition"],
-    handler: ({ deps, actor, params }) => licenses.setLicenseSuspended(deps, actor, params.id, false),
+    handler: ({ deps, actor, input }) => licenses.setLicenseSuspended(deps, actor, input.id, false),
   }),
-  route({
+  transfer: operation({
     method: "post",
     path: `${base}/{id}/transfer`,
     summary: "Move a license to another company: same key, new version, activations dropped",
@@ -139,9 +141,9 @@ export const licenseRoutes = [
       "license.same_company",
       "license.invalid_transition",
     ],
-    handler: ({ deps, actor, params, body }) => licenses.transferLicense(deps, actor, params.id, body),
+    handler: ({ deps, actor, input: { id, ...body } }) => licenses.transferLicense(deps, actor, id, body),
   }),
-  route({
+  rebind: operation({
     method: "post",
     path: `${base}/{id}/rebind`,
     summary: "Change the hardware binding: new version, activations dropped",
@@ -151,9 +153,9 @@ export const licenseRoutes = [
     body: RebindLicenseRequest,
     response: LicenseResponse,
     errors: ["license.not_found", "auth.forbidden", "license.invalid_transition"],
-    handler: ({ deps, actor, params, body }) => licenses.rebindLicense(deps, actor, params.id, body),
+    handler: ({ deps, actor, input: { id, ...body } }) => licenses.rebindLicense(deps, actor, id, body),
   }),
-  route({
+  file: operation({
     method: "get",
     path: `${base}/{id}/download`,
     summary: "The license file <licenseKey>.lic: {licenseKey, token, publicKey}",
@@ -161,17 +163,11 @@ export const licenseRoutes = [
     auth: "authenticated",
     params: IdParams,
     response: LicenseFile,
-    produces: "application/octet-stream",
+    attachment: { contentType: "application/octet-stream", fileName: (file) => `${file.licenseKey}.lic` },
     errors: ["license.not_found"],
-    async handler({ deps, actor, params, res }) {
-      const file = await licenses.licenseFile(deps, actor, params.id);
-      res.setHeader("Content-Disposition", `attachment; filename="${file.licenseKey}.lic"`);
-      res.type("application/octet-stream");
-      res.send(Buffer.from(JSON.stringify(file)));
-      return file;
-    },
+    handler: ({ deps, actor, input }) => licenses.licenseFile(deps, actor, input.id),
   }),
-  route({
+  publicKey: operation({
     method: "get",
     path: `${base}/{id}/public-key`,
     summary: "The hex public key that verifies the license's current token",
@@ -180,6 +176,6 @@ export const licenseRoutes = [
     params: IdParams,
     response: LicensePublicKeyResponse,
     errors: ["license.not_found"],
-    handler: ({ deps, actor, params }) => licenses.licensePublicKey(deps, actor, params.id),
+    handler: ({ deps, actor, input }) => licenses.licensePublicKey(deps, actor, input.id),
   }),
-];
+};

@@ -6,13 +6,13 @@ import {
 } from "@licensing/contracts";
 import { companies } from "@licensing/core";
 import { z } from "zod";
-import { route } from "../route.ts";
+import { operation } from "../operation/operation.ts";
 
 const tags = ["Companies"];
 const base = "/panel/companies";
 
-export const companyRoutes = [
-  route({
+export const companyOperations = {
+  list: operation({
     method: "get",
     path: base,
     summary: "Companies visible to the caller (all for operators, the own subtree otherwise)",
@@ -21,7 +21,7 @@ export const companyRoutes = [
     response: z.array(CompanyResponse),
     handler: ({ deps, actor }) => companies.listCompanies(deps, actor),
   }),
-  route({
+  get: operation({
     method: "get",
     path: `${base}/{id}`,
     summary: "One company (Viewer)",
@@ -30,9 +30,9 @@ export const companyRoutes = [
     params: IdParams,
     response: CompanyResponse,
     errors: ["company.not_found"],
-    handler: ({ deps, actor, params }) => companies.getCompany(deps, actor, params.id),
+    handler: ({ deps, actor, input }) => companies.getCompany(deps, actor, input.id),
   }),
-  route({
+  children: operation({
     method: "get",
     path: `${base}/{id}/children`,
     summary: "Direct children of a company (Viewer)",
@@ -41,9 +41,9 @@ export const companyRoutes = [
     params: IdParams,
     response: z.array(CompanyResponse),
     errors: ["company.not_found"],
-    handler: ({ deps, actor, params }) => companies.listChildren(deps, actor, params.id),
+    handler: ({ deps, actor, input }) => companies.listChildren(deps, actor, input.id),
   }),
-  route({
+  subtree: operation({
     method: "get",
     path: `${base}/{id}/subtree`,
     summary: "The company and all its descendants, parents first (Viewer)",
@@ -52,9 +52,9 @@ export const companyRoutes = [
     params: IdParams,
     response: z.array(CompanyResponse),
     errors: ["company.not_found"],
-    handler: ({ deps, actor, params }) => companies.listSubtree(deps, actor, params.id),
+    handler: ({ deps, actor, input }) => companies.listSubtree(deps, actor, input.id),
   }),
-  route({
+  create: operation({
     method: "post",
     path: base,
     summary: "Create a root company (Operator) or a child company (Admin on the parent)",
@@ -71,9 +71,9 @@ export const companyRoutes = [
       "auth.operator_required",
       "auth.forbidden",
     ],
-    handler: ({ deps, actor, body }) => companies.createCompany(deps, actor, body),
+    handler: ({ deps, actor, input }) => companies.createCompany(deps, actor, input),
   }),
-  route({
+  reparent: operation({
     method: "post",
     path: `${base}/{id}/reparent`,
     summary: "Move a company and its subtree under another parent, or to the root (Operator)",
@@ -89,10 +89,9 @@ export const companyRoutes = [
       "company.not_active",
       "company.slug_taken",
     ],
-    handler: ({ deps, actor, params, body }) =>
-      companies.reparentCompany(deps, actor, params.id, body.newParentId),
+    handler: ({ deps, actor, input }) => companies.reparentCompany(deps, actor, input.id, input.newParentId),
   }),
-  route({
+  archive: operation({
     method: "delete",
     path: `${base}/{id}`,
     summary: "Archive a company (Owner); it stays readable",
@@ -100,6 +99,6 @@ export const companyRoutes = [
     auth: "authenticated",
     params: IdParams,
     errors: ["company.not_found", "auth.forbidden"],
-    handler: ({ deps, actor, params }) => companies.archiveCompany(deps, actor, params.id),
+    handler: ({ deps, actor, input }) => companies.archiveCompany(deps, actor, input.id),
   }),
-];
+};

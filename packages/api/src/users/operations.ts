@@ -1,13 +1,13 @@
 import { IdParams, InviteUserRequest, ListUsersQuery, UserResponse } from "@licensing/contracts";
 import { users } from "@licensing/core";
 import { z } from "zod";
-import { route } from "../route.ts";
+import { operation } from "../operation/operation.ts";
 
 const tags = ["Users"];
 const base = "/panel/users";
 
-export const userRoutes = [
-  route({
+export const userOperations = {
+  list: operation({
     method: "get",
     path: base,
     summary: "Users of a company and its subtree (Admin)",
@@ -16,9 +16,9 @@ export const userRoutes = [
     query: ListUsersQuery,
     response: z.array(UserResponse),
     errors: ["auth.company_out_of_scope", "auth.forbidden", "company.not_found"],
-    handler: ({ deps, actor, query }) => users.listUsers(deps, actor, query),
+    handler: ({ deps, actor, input }) => users.listUsers(deps, actor, input),
   }),
-  route({
+  invite: operation({
     method: "post",
     path: `${base}/invite`,
     summary: "Invite a user to a company (Admin; Owner to grant owner); mails a link valid 7 days",
@@ -28,9 +28,9 @@ export const userRoutes = [
     response: UserResponse,
     status: 201,
     errors: ["company.not_found", "auth.forbidden", "company.not_active", "user.already_exists"],
-    handler: ({ deps, actor, body }) => users.inviteUser(deps, actor, body),
+    handler: ({ deps, actor, input }) => users.inviteUser(deps, actor, input),
   }),
-  route({
+  resendInvite: operation({
     method: "post",
     path: `${base}/{id}/resend-invite`,
     summary: "Mail a new invitation link; the previous one stops working",
@@ -38,9 +38,9 @@ export const userRoutes = [
     auth: "authenticated",
     params: IdParams,
     errors: ["user.not_found", "auth.forbidden", "auth.operator_required", "user.not_pending"],
-    handler: ({ deps, actor, params }) => users.resendInvitation(deps, actor, params.id),
+    handler: ({ deps, actor, input }) => users.resendInvitation(deps, actor, input.id),
   }),
-  route({
+  deactivate: operation({
     method: "delete",
     path: `${base}/{id}`,
     summary: "Deactivate an account: sessions end, its access tokens are revoked",
@@ -48,6 +48,6 @@ export const userRoutes = [
     auth: "authenticated",
     params: IdParams,
     errors: ["user.not_found", "auth.forbidden", "auth.operator_required", "operator.last_operator"],
-    handler: ({ deps, actor, params }) => users.deactivateUser(deps, actor, params.id),
+    handler: ({ deps, actor, input }) => users.deactivateUser(deps, actor, input.id),
   }),
-];
+};

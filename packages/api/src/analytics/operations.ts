@@ -1,14 +1,14 @@
 import { DistributionQuery, DistributionResponse, UsageQuery, UsageResponse } from "@licensing/contracts";
 import { analytics } from "@licensing/core";
-import { route } from "../route.ts";
+import { operation } from "../operation/operation.ts";
 
 const tags = ["Analytics"];
 const scope =
   "Operators without companyId: the whole platform; others: their visible subtree. companyId narrows to " +
   "that company's subtree and needs Viewer on it.";
 
-export const analyticsRoutes = [
-  route({
+export const analyticsOperations = {
+  usage: operation({
     method: "get",
     path: "/panel/analytics/usage",
     summary: `Activations, heartbeats and licenses issued per UTC day. ${scope}`,
@@ -17,9 +17,9 @@ export const analyticsRoutes = [
     query: UsageQuery,
     response: UsageResponse,
     errors: ["analytics.invalid_range", "analytics.range_too_large", "auth.company_out_of_scope"],
-    handler: ({ deps, actor, query }) => analytics.getUsage(deps, actor, query),
+    handler: ({ deps, actor, input }) => analytics.getUsage(deps, actor, input),
   }),
-  route({
+  distribution: operation({
     method: "get",
     path: "/panel/analytics/distribution",
     summary: `Licenses and active activations per template, top companies by activations. ${scope}`,
@@ -28,6 +28,6 @@ export const analyticsRoutes = [
     query: DistributionQuery,
     response: DistributionResponse,
     errors: ["auth.company_out_of_scope"],
-    handler: ({ deps, actor, query }) => analytics.getDistribution(deps, actor, query),
+    handler: ({ deps, actor, input }) => analytics.getDistribution(deps, actor, input),
   }),
-];
+};

@@ -1,14 +1,13 @@
-import { pipeline } from "node:stream/promises";
 import { AuditExportQuery, AuditLogResponse, AuditQuery } from "@licensing/contracts";
 import { audit } from "@licensing/core";
 import { z } from "zod";
-import { route } from "../route.ts";
+import { operation } from "../operation/operation.ts";
 
 const tags = ["Audit"];
 const base = "/panel/audit";
 
-export const auditRoutes = [
-  route({
+export const auditOperations = {
+  list: operation({
     method: "get",
     path: base,
     summary: "Audit log, newest first (Operator)",
@@ -17,9 +16,9 @@ export const auditRoutes = [
     query: AuditQuery,
     response: z.array(AuditLogResponse),
     errors: ["auth.operator_required", "audit.invalid_range"],
-    handler: ({ deps, actor, query }) => audit.listAudit(deps, actor, query),
+    handler: ({ deps, actor, input }) => audit.listAudit(deps, actor, input),
   }),
-  route({
+  export: operation({
     method: "get",
     path: `${base}/export`,
     summary: "Stream the matching audit log as a CSV or JSON attachment (Operator)",
@@ -30,19 +29,10 @@ export const auditRoutes = [
       description:
         "CSV `timestamp,actor,action,entityType,entityId,meta` (RFC 4180), or with format=json a JSON array of AuditLogResponse",
     }),
+    stream: true,
     produces: "text/csv",
+    restOnly: "a streamed CSV or JSON file: the admin app links to it with its cookie",
     errors: ["auth.operator_required", "audit.invalid_format", "audit.invalid_range"],
-    async handler({ deps, actor, query, res }) {
-      const file = await audit.exportAudit(deps, actor, query);
-      res.status(200);
-      res.setHeader("Content-Type", file.contentType);
-      res.setHeader("Content-Disposition", `attachment; filename="${file.fileName}"`);
-      res.setHeader("Cache-Control", "no-store");
-      await pipeline(file.body, res).catch((error: NodeJS.ErrnoException) => {
-        // The client went away mid-download: nothing to answer, nothing to log as a failure.
-        if (error.code !== "ERR_STREAM_PREMATURE_CLOSE") throw error;
-      });
-      return "";
-    },
+    handler: ({ deps, actor, input }) => audit.exportAudit(deps, actor, input),
   }),
-];
+};
