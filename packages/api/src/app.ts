@@ -85,7 +85,8 @@ export function createApp(options: AppOptions): Express {
 
   const openApi = buildOpenApiDocument(
     operationList.map(({ op }) => op),
-    { version: options.version, serverUrl: publicBaseUrl });
+    { version: options.version, serverUrl: publicBaseUrl },
+  );
   app.get("/api/v1/openapi.json", (_req, res) => void res.json(openApi));
   app.use(
     "/api/docs",

@@ -44,6 +44,7 @@ export const activationOperations = {
     auth: "authenticated",
     params: ActivationParams,
     errors: ["license.not_found", "activation.not_found", "auth.forbidden"],
-    handler: ({ deps, actor, input }) => activations.resetActivation(deps, actor, input.id, input.activationId),
+    handler: ({ deps, actor, input }) =>
+      activations.resetActivation(deps, actor, input.id, input.activationId),
   }),
 };

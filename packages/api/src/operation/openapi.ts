@@ -34,7 +34,11 @@ export function buildOpenApiDocument(routes: AnyOperation[], info: { version: st
       ? {
           [String(r.status ?? 200)]: {
             description: "Success",
-            content: { [r.attachment?.contentType ?? r.produces ?? "application/json"]: { schema: toSchema(r.response, "output") } },
+            content: {
+              [r.attachment?.contentType ?? r.produces ?? "application/json"]: {
+                schema: toSchema(r.response, "output"),
+              },
+            },
           },
         }
       : { "204": { description: "No content" } };

@@ -70,7 +70,8 @@ export function mountOperations(router: Router, operations: AnyOperation[], opti
   for (const op of operations) {
     const handler: RequestHandler = async (req, res) => {
       const actor = op.auth === "public" ? null : await resolveActor(options.deps, req, res, options.cookies);
-      if (op.auth !== "public" && !actor) fail("auth.unauthenticated", "Sign in or send a personal access token");
+      if (op.auth !== "public" && !actor)
+        fail("auth.unauthenticated", "Sign in or send a personal access token");
       if (op.auth === "session" && actor?.kind !== "user") {
         fail("auth.session_required", "This operation needs a signed-in session, not an access token");
       }
@@ -92,7 +93,10 @@ export function mountOperations(router: Router, operations: AnyOperation[], opti
       }
       const answer = options.validateResponses ? op.response.parse(result) : result;
       if (op.attachment) {
-        res.setHeader("Content-Disposition", `attachment; filename="${op.attachment.fileName(result as never)}"`);
+        res.setHeader(
+          "Content-Disposition",
+          `attachment; filename="${op.attachment.fileName(result as never)}"`,
+        );
         res.type(op.attachment.contentType);
         res.status(op.status ?? 200).send(Buffer.from(JSON.stringify(answer)));
         return;

@@ -61,7 +61,9 @@ export function trpcInputOf(op: AnyOperation): z.ZodType | undefined {
   const shape = { ...body?.shape, ...op.query?.shape, ...op.params?.shape };
   if (Object.keys(shape).length === 0) return undefined;
   const input = z.object(shape);
-  return input.safeParse({}).success ? input.optional().transform((value) => value ?? input.parse({})) : input;
+  return input.safeParse({}).success
+    ? input.optional().transform((value) => value ?? input.parse({}))
+    : input;
 }
 
 function procedureOf(op: AnyOperation) {

@@ -55,6 +55,19 @@ describe("GET /api/v1/openapi.json", () => {
     expect(documented.sort()).toEqual(served.sort());
   });
 
+  it("lists the operations and schemas of the committed snapshot (a change to the API shows in review)", async () => {
+    const document = await fetchDocument();
+    const normalised = {
+      ...document,
+      info: { ...(document as unknown as { info: object }).info, version: "snapshot" },
+      servers: [{ url: "http://localhost:3000/api/v1" }],
+    };
+    // UPDATE: `npx vitest run -u packages/api/src/rest/openapi.test.ts` rewrites it after a deliberate change.
+    await expect(`${JSON.stringify(normalised, null, 2)}\n`).toMatchFileSnapshot(
+      "../operation/openapi.snapshot.json",
+    );
+  });
+
   it("documents the error body and every referenced schema", async () => {
     const document = await fetchDocument();
     expect(document.components.schemas.ErrorResponse).toBeDefined();

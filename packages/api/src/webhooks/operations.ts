@@ -81,7 +81,8 @@ export const webhookOperations = {
       "webhook.secret_too_short",
       "webhook.invalid_events",
     ],
-    handler: ({ deps, actor, input: { id, ...changes } }) => webhooks.updateEndpoint(deps, actor, id, changes),
+    handler: ({ deps, actor, input: { id, ...changes } }) =>
+      webhooks.updateEndpoint(deps, actor, id, changes),
   }),
   delete: operation({
     method: "delete",
