@@ -13,7 +13,7 @@ import { buildOpenApiDocument } from "./operation/openapi.ts";
 import { flattenOperations } from "./operation/operation.ts";
 import { mountOperations } from "./operation/rest.ts";
 import { clientOperations } from "./client/operations.ts";
-import { contourRateLimit, redisOutageWarning, type Contour, type RateLimits } from "./rest/rate-limit.ts";
+import { contourRateLimit, redisOutageWarning, type Contour, type RateLimits } from "./http/rate-limit.ts";
 import { appRouter } from "./trpc/app-router.ts";
 import { expressContext } from "./trpc/context.ts";
 

@@ -3,7 +3,7 @@ export { operations, operationList, panelOperations } from "./catalogue.ts";
 export { requestLogMixin } from "./http/logging.ts";
 export { answerClientErrors } from "./http/client-error.ts";
 export { createLogger, scrubSecrets, type LoggerSettings } from "./http/log-redaction.ts";
-export type { RateLimits } from "./rest/rate-limit.ts";
+export type { RateLimits } from "./http/rate-limit.ts";
 export {
   appRouter,
   createCaller,

@@ -1,4 +1,6 @@
 import { signatureV1, signatureV2 } from "@licensing/core";
+import type { operations } from "../catalogue.ts";
+import type { BodyOf } from "./api-client.ts";
 import type { TestClient } from "./http-client.ts";
 import { createTemplate } from "./licensing.ts";
 
@@ -7,13 +9,12 @@ import { createTemplate } from "./licensing.ts";
 let companies = 0;
 
 export async function createLicensedCompany(operator: TestClient) {
-  const res = await operator.post("/api/v1/panel/companies", {
-    name: `Customer ${++companies}`,
-    slug: `customer-${process.pid}-${companies}`,
+  const res = await operator.api.companies.create({
+    body: { name: `Customer ${++companies}`, slug: `customer-${process.pid}-${companies}` },
   });
   if (res.status !== 201) throw new Error(`company creation failed: ${res.status} ${res.text}`);
   const template = await createTemplate(operator, { defaultOfflineDays: 7 });
-  return { companyId: res.body.id as string, templateId: template.id };
+  return { companyId: res.body.id, templateId: template.id };
 }
 
 export interface IssuedLicense {
@@ -26,9 +27,9 @@ export interface IssuedLicense {
 export async function issueLicense(
   operator: TestClient,
   target: { companyId: string; templateId: string },
-  terms: Record<string, unknown> = {},
+  terms: Partial<BodyOf<typeof operations.licenses.issue>> = {},
 ): Promise<IssuedLicense> {
-  const res = await operator.post("/api/v1/panel/licenses", { ...target, ...terms });
+  const res = await operator.api.licenses.issue({ body: { ...target, ...terms } });
   if (res.status !== 201) throw new Error(`issue failed: ${res.status} ${res.text}`);
   return res.body;
 }

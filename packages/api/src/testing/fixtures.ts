@@ -126,13 +126,12 @@ export async function createTokenClient(
   let id: string;
   let secret: string;
   if (options.creator) {
-    const res = await options.creator.post("/api/v1/panel/api-tokens", {
-      name: "test token",
-      companyId: company.id,
+    const res = await options.creator.api.apiTokens.create({
+      body: { name: "test token", companyId: company.id },
     });
     if (res.status !== 201) throw new Error(`create token failed: ${res.status} ${res.text}`);
-    id = res.body.token.id as string;
-    secret = res.body.secret as string;
+    id = res.body.token.id;
+    secret = res.body.secret;
   } else {
     secret = `svc_pat_${randomBytes(32).toString("base64url")}`;
     const [row] = await app.database.db

@@ -16,7 +16,7 @@ import type { Logger } from "pino";
 import { createApp } from "../app.ts";
 import { answerClientErrors } from "../http/client-error.ts";
 import { createLogger } from "../http/log-redaction.ts";
-import type { RateLimits } from "../rest/rate-limit.ts";
+import type { RateLimits } from "../http/rate-limit.ts";
 import { TestClient } from "./http-client.ts";
 import { startSmtpReceiver, type SmtpReceiver } from "./smtp-receiver.ts";
 

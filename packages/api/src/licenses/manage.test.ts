@@ -1,0 +1,342 @@
+import { randomUUID } from "node:crypto";
+import { verifyLicenseToken } from "@licensing/core";
+import { tables } from "@licensing/db";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp, type TestClient } from "../testing/index.ts";
+import { createTemplate, verifyWithJose } from "../testing/licensing.ts";
+import {
+  archiveSeededCompany,
+  createMember,
+  seedCompany,
+  createTokenClient,
+  type SeededCompany,
+} from "../testing/fixtures.ts";
+
+const url = "/api/v1/panel/licenses";
+let app: TestApp;
+let operator: TestClient;
+let admin: TestClient;
+let viewer: TestClient;
+let company: SeededCompany;
+let template: { id: string };
+
+beforeAll(async () => {
+  app = await startTestApp();
+  operator = await app.client({ signIn: true });
+  company = await seedCompany(app);
+  admin = (await createTokenClient(app, company)).client;
+  viewer = (await createMember(app, { companyId: company.id, role: "viewer" })).client;
+  template = await createTemplate(operator);
+});
+afterAll(() => app.close());
+
+const errorBody = (code: string, status: number) => ({ code, message: expect.any(String), status });
+const issue = async (extra: Record<string, unknown> = {}) =>
+  (
+    await admin.post(url, {
+      companyId: company.id,
+      templateId: template.id,
+      config: '{"features":["a"],"limits":{"maxSeats":2}}',
+      ...extra,
+    })
+  ).body as { id: string; licenseKey: string; token: string; publicKey: string };
+const unknownId = "00000000-0000-4000-8000-000000000000";
+
+/** Active activation rows, as the client API will write them. */
+async function activate(licenseId: string, count: number) {
+  const rows = Array.from({ length: count }, () => ({
+    id: randomUUID(),
+    licenseId,
+    companyId: company.id,
+    templateId: template.id,
+    hwFingerprint: `fp-${randomUUID().slice(0, 6)}`,
+    status: "active" as const,
+    activatedAt: app.clock.now(),
+  }));
+  await app.database.db.insert(tables.activations).values(rows);
+  return rows.map((r) => r.id);
+}
+const activationsOf = (licenseId: string) =>
+  app.database.db.select().from(tables.activations).where(eq(tables.activations.licenseId, licenseId));
+const eventsOf = async (licenseId: string) =>
+  (await app.database.db.select().from(tables.outboxEvents)).filter((e) => e.data.licenseId === licenseId);
+
+describe("GET /panel/licenses/{id}", () => {
+  it("answers a viewer, 404 for an outsider and an unknown id, 400 for a malformed id", async () => {
+    const license = await issue();
+    expect((await viewer.get(`${url}/${license.id}`)).body.id).toBe(license.id);
+    const outsider = (await createTokenClient(app, await seedCompany(app))).client;
+    expect((await outsider.get(`${url}/${license.id}`)).body).toEqual(errorBody("license.not_found", 404));
+    expect((await viewer.get(`${url}/${unknownId}`)).body).toEqual(errorBody("license.not_found", 404));
+    expect((await viewer.get(`${url}/x`)).body).toEqual(errorBody("request.invalid", 400));
+  });
+});
+
+describe("POST /panel/licenses/{id}/revoke", () => {
+  it("revokes with 204, records revokedAt and the reason, publishes license.revoked and audits", async () => {
+    const license = await issue();
+    const res = await admin.post(`${url}/${license.id}/revoke`, { reason: "chargeback" });
+    expect(res.status).toBe(204);
+    expect((await viewer.get(`${url}/${license.id}`)).body).toMatchObject({
+      status: "Revoked",
+      revokedAt: app.clock.now().toISOString(),
+      revocationReason: "chargeback",
+    });
+    expect((await eventsOf(license.id)).map((e) => [e.eventType, e.data])).toContainEqual([
+      "license.revoked",
+      {
+        licenseId: license.id,
+        licenseKey: license.licenseKey,
+        reason: "chargeback",
+        revokedAt: app.clock.now().toISOString(),
+      },
+    ]);
+    const audit = await app.database.db
+      .select()
+      .from(tables.auditLog)
+      .where(eq(tables.auditLog.entityId, license.id));
+    expect(audit.map((a) => a.action)).toEqual(["license.issued", "license.revoked"]);
+    expect((await admin.post(`${url}/${license.id}/revoke`)).body).toEqual(
+      errorBody("license.already_revoked", 409),
+    );
+  });
+
+  it("takes no body as well, and refuses a viewer, an outsider and a bad reason", async () => {
+    const license = await issue();
+    expect((await viewer.post(`${url}/${license.id}/revoke`)).body).toEqual(errorBody("auth.forbidden", 403));
+    expect((await admin.post(`${url}/${license.id}/revoke`, { reason: 5 })).body).toEqual(
+      errorBody("request.invalid", 400),
+    );
+    expect((await admin.post(`${url}/${license.id}/revoke`, { reason: "r".repeat(1001) })).status).toBe(400);
+    expect((await admin.post(`${url}/${unknownId}/revoke`)).body).toEqual(
+      errorBody("license.not_found", 404),
+    );
+    expect((await admin.post(`${url}/${license.id}/revoke`)).status).toBe(204);
+    expect((await viewer.get(`${url}/${license.id}`)).body.revocationReason).toBeNull();
+  });
+});
+
+describe("POST /panel/licenses/{id}/suspend and /resume", () => {
+  it("moves Active → Suspended → Active and refuses other moves with 409", async () => {
+    const license = await issue();
+    const suspended = await admin.post(`${url}/${license.id}/suspend`);
+    expect(suspended.body.status).toBe("Suspended");
+    expect((await admin.post(`${url}/${license.id}/suspend`)).body).toEqual(
+      errorBody("license.invalid_transition", 409),
+    );
+    expect((await admin.post(`${url}/${license.id}/resume`)).body.status).toBe("Active");
+    expect((await admin.post(`${url}/${license.id}/resume`)).body).toEqual(
+      errorBody("license.invalid_transition", 409),
+    );
+    expect((await viewer.post(`${url}/${license.id}/suspend`)).body).toEqual(
+      errorBody("auth.forbidden", 403),
+    );
+  });
+});
+
+describe("POST /panel/licenses/{id}/transfer", () => {
+  it("re-signs version 2 for the new company with the same key and config, and deactivates every activation", async () => {
+    const license = await issue({ hwFingerprint: "m1" });
+    const activationIds = await activate(license.id, 2);
+    const target = await seedCompany(app, { parent: company });
+    const res = await admin.post(`${url}/${license.id}/transfer`, { newCompanyId: target.id });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      licenseId: license.id,
+      licenseKey: license.licenseKey,
+      companyId: target.id,
+      currentVersion: 2,
+      token: expect.any(String),
+      publicKey: license.publicKey,
+      deactivatedActivations: 2,
+    });
+    const before = (await verifyWithJose(license.token, license.publicKey)).claims;
+    const after = (await verifyWithJose(res.body.token, res.body.publicKey)).claims;
+    expect(after).toEqual({ ...before, sub: target.id, ver: 2, iat: after.iat });
+    expect((await activationsOf(license.id)).map((a) => [a.status, a.deactivatedAt?.toISOString()])).toEqual([
+      ["deactivated", app.clock.now().toISOString()],
+      ["deactivated", app.clock.now().toISOString()],
+    ]);
+    const events = await eventsOf(license.id);
+    expect(
+      events
+        .filter((e) => e.eventType === "license.deactivated")
+        .map((e) => e.data.activationId)
+        .sort(),
+    ).toEqual(activationIds.sort());
+    expect(events.find((e) => e.eventType === "license.transferred")?.data).toEqual({
+      licenseId: license.id,
+      licenseKey: license.licenseKey,
+      fromCompanyId: company.id,
+      toCompanyId: target.id,
+      currentVersion: 2,
+    });
+    const file = await admin.get(`${url}/${license.id}/download`);
+    expect(JSON.parse(file.text).token).toBe(res.body.token);
+  });
+
+  it("needs Admin on both companies, an active target other than the current one, and a license not revoked", async () => {
+    const license = await issue();
+    const elsewhere = await seedCompany(app);
+    expect((await admin.post(`${url}/${license.id}/transfer`, { newCompanyId: elsewhere.id })).body).toEqual(
+      errorBody("company.not_found", 404),
+    );
+    expect((await viewer.post(`${url}/${license.id}/transfer`, { newCompanyId: company.id })).body).toEqual(
+      errorBody("auth.forbidden", 403),
+    );
+    expect((await admin.post(`${url}/${license.id}/transfer`, { newCompanyId: company.id })).body).toEqual(
+      errorBody("license.same_company", 400),
+    );
+    const archived = await seedCompany(app, { parent: company });
+    await archiveSeededCompany(app, archived);
+    expect((await admin.post(`${url}/${license.id}/transfer`, { newCompanyId: archived.id })).body).toEqual(
+      errorBody("license.company_not_active", 400),
+    );
+    expect((await admin.post(`${url}/${license.id}/transfer`, { newCompanyId: "x" })).status).toBe(400);
+    await admin.post(`${url}/${license.id}/revoke`);
+    expect(
+      (await operator.post(`${url}/${license.id}/transfer`, { newCompanyId: elsewhere.id })).body,
+    ).toEqual(errorBody("license.invalid_transition", 409));
+    expect((await viewer.get(`${url}/${license.id}`)).body.currentVersion).toBe(1);
+  });
+});
+
+describe("POST /panel/licenses/{id}/rebind", () => {
+  const rebind = (id: string, body: Record<string, unknown>) => admin.post(`${url}/${id}/rebind`, body);
+
+  it("rule 1: a fingerprint pins the license (fixed); every activation is deactivated; license.rebound", async () => {
+    const license = await issue();
+    await activate(license.id, 3);
+    const res = await rebind(license.id, { hwFingerprint: "new-machine", reason: "new laptop" });
+    expect(res.body).toMatchObject({ hwBinding: "fixed", hwFingerprint: "new-machine", currentVersion: 2 });
+    expect((await activationsOf(license.id)).every((a) => a.status === "deactivated")).toBe(true);
+    expect((await eventsOf(license.id)).find((e) => e.eventType === "license.rebound")?.data).toEqual({
+      licenseId: license.id,
+      licenseKey: license.licenseKey,
+      hwBinding: "fixed",
+      hwFingerprint: "new-machine",
+      currentVersion: 2,
+      reason: "new laptop",
+    });
+    const file = JSON.parse((await admin.get(`${url}/${license.id}/download`)).text);
+    expect((await verifyWithJose(file.token, file.publicKey)).claims).toMatchObject({
+      ver: 2,
+      hw: { mode: "fixed", fp: "new-machine" },
+    });
+  });
+
+  it("rule 2: a null fingerprint releases: fixed → firstActivation, none stays none", async () => {
+    const fixed = await issue({ hwFingerprint: "m" });
+    expect((await rebind(fixed.id, { hwFingerprint: null })).body).toMatchObject({
+      hwBinding: "firstActivation",
+      hwFingerprint: null,
+    });
+    const none = await issue();
+    expect((await rebind(none.id, { hwFingerprint: null })).body).toMatchObject({
+      hwBinding: "none",
+      currentVersion: 2,
+    });
+  });
+
+  it("rule 3: hwBinding forces the mode", async () => {
+    const license = await issue({ hwFingerprint: "m" });
+    expect((await rebind(license.id, { hwFingerprint: null, hwBinding: "none" })).body.hwBinding).toBe(
+      "none",
+    );
+    expect(
+      (await rebind(license.id, { hwFingerprint: "m2", hwBinding: "firstActivation" })).body,
+    ).toMatchObject({
+      hwBinding: "firstActivation",
+      hwFingerprint: "m2",
+      currentVersion: 3,
+    });
+  });
+
+  it("refuses a missing hwFingerprint field, a viewer and an unknown license", async () => {
+    const license = await issue();
+    expect((await rebind(license.id, {})).body).toEqual(errorBody("request.invalid", 400));
+    expect((await rebind(license.id, { hwFingerprint: "" })).body).toEqual(errorBody("request.invalid", 400));
+    expect((await viewer.post(`${url}/${license.id}/rebind`, { hwFingerprint: null })).status).toBe(403);
+    expect((await rebind(unknownId, { hwFingerprint: null })).body).toEqual(
+      errorBody("license.not_found", 404),
+    );
+  });
+});
+
+describe("GET /panel/licenses/{id}/download and /public-key", () => {
+  it("serves <licenseKey>.lic as application/octet-stream with {licenseKey, token, publicKey}", async () => {
+    const license = await issue();
+    const res = await viewer.get(`${url}/${license.id}/download`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/octet-stream");
+    expect(res.headers.get("content-disposition")).toBe(`attachment; filename="${license.licenseKey}.lic"`);
+    expect(JSON.parse(res.text)).toEqual({
+      licenseKey: license.licenseKey,
+      token: license.token,
+      publicKey: license.publicKey,
+    });
+    expect((await viewer.get(`${url}/${license.id}/public-key`)).body).toEqual({
+      publicKey: license.publicKey,
+    });
+    const outsider = (await createTokenClient(app, await seedCompany(app))).client;
+    expect((await outsider.get(`${url}/${license.id}/download`)).body).toEqual(
+      errorBody("license.not_found", 404),
+    );
+    expect((await outsider.get(`${url}/${license.id}/public-key`)).status).toBe(404);
+  });
+
+  it("keeps old tokens verifiable after rotation; re-signing then uses the new key", async () => {
+    const license = await issue();
+    const rotated = await operator.post(`/api/v1/panel/templates/${template.id}/signing-keys/rotate`);
+    const keys = (await viewer.get(`/api/v1/panel/templates/${template.id}/signing-keys`)).body;
+    const old = keys.find((k: { publicKeyHex: string }) => k.publicKeyHex === license.publicKey);
+    expect(old.status).toBe("Inactive");
+    await verifyWithJose(license.token, old.publicKeyHex);
+    expect((await viewer.get(`${url}/${license.id}/public-key`)).body.publicKey).toBe(license.publicKey);
+
+    const rebound = await admin.post(`${url}/${license.id}/rebind`, { hwFingerprint: "m" });
+    expect(rebound.status).toBe(200);
+    const file = JSON.parse((await viewer.get(`${url}/${license.id}/download`)).text);
+    expect(file.publicKey).toBe(rotated.body.publicKeyHex);
+    expect((await verifyWithJose(file.token, file.publicKey)).header.kid).toBe(rotated.body.id);
+    await expect(verifyWithJose(file.token, license.publicKey)).rejects.toThrow();
+    const fresh = await issue();
+    expect(fresh.publicKey).toBe(rotated.body.publicKeyHex);
+  });
+
+  it("issued tokens fail verification when tampered with: any changed character, alg none, another key", async () => {
+    const license = await issue();
+    const token = license.token;
+    // Our verifier (the SDK's rules) insists on canonical base64url, so every changed character fails.
+    for (let i = 0; i < token.length; i += 1) {
+      const tampered = token.slice(0, i) + (token[i] === "A" ? "B" : "A") + token.slice(i + 1);
+      expect(verifyLicenseToken(tampered, license.publicKey).valid, `character ${i}`).toBe(false);
+    }
+    // jose decodes leniently (unused trailing bits), so it gets every flipped bit of the decoded bytes.
+    const segments = token.split(".");
+    for (const [index, segment] of segments.entries()) {
+      const bytes = Buffer.from(segment, "base64url");
+      for (let byte = 0; byte < bytes.length; byte++) {
+        const flipped = Buffer.from(bytes);
+        flipped[byte]! ^= 0x01;
+        const parts = [...segments];
+        parts[index] = flipped.toString("base64url");
+        await expect(
+          verifyWithJose(parts.join("."), license.publicKey),
+          `segment ${index} byte ${byte}`,
+        ).rejects.toThrow();
+      }
+    }
+    const none = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString("base64url")}.${segments[1]}.`;
+    await expect(verifyWithJose(none, license.publicKey)).rejects.toThrow();
+    expect(verifyLicenseToken(none, license.publicKey).valid).toBe(false);
+    const otherTemplate = await createTemplate(operator);
+    const other = await admin.post(url, { companyId: company.id, templateId: otherTemplate.id });
+    await expect(verifyWithJose(token, other.body.publicKey)).rejects.toThrow();
+    expect(verifyLicenseToken(token, other.body.publicKey)).toEqual({
+      valid: false,
+      reason: "bad_signature",
+    });
+  });
+});
