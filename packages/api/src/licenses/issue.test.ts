@@ -1,6 +1,8 @@
 import { tables } from "@licensing/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { operations } from "../catalogue.ts";
+import type { BodyOf } from "../testing/api-client.ts";
 import { startTestApp, type TestApp, type TestClient } from "../testing/index.ts";
 import { addVersion, createTemplate, verifyWithJose } from "../testing/licensing.ts";
 import {
@@ -29,8 +31,16 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const errorBody = (code: string, status: number) => ({ code, message: expect.any(String), status });
-const issue = (body: Record<string, unknown>, client = admin, headers?: Record<string, string>) =>
-  client.post(url, { companyId: company.id, templateId: template.id, config: "{}", ...body }, headers);
+type IssueBody = BodyOf<typeof operations.licenses.issue>;
+const issue = (body: Partial<IssueBody>, client = admin, headers?: Record<string, string>) =>
+  client.api.licenses.issue({
+    body: { companyId: company.id, templateId: template.id, config: "{}", ...body },
+    ...(headers ? { headers } : {}),
+  });
+/** A request the schema refuses, sent as it is. */
+const issueUntyped = (body: Record<string, unknown>) =>
+  admin.post(url, { companyId: company.id, templateId: template.id, config: "{}", ...body });
+const getLicense = async (id: string) => (await admin.api.licenses.get({ params: { id } })).body;
 const nowSeconds = () => Math.floor(app.clock.now().getTime() / 1000);
 
 describe("POST /panel/licenses", () => {
@@ -43,10 +53,10 @@ describe("POST /panel/licenses", () => {
       token: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
       publicKey: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
-    const [key] = (await admin.get(`/api/v1/panel/templates/${template.id}/signing-keys`)).body;
-    expect(res.body.publicKey).toBe(key.publicKeyHex);
+    const [key] = (await admin.api.templates.signingKeys.list({ params: { id: template.id } })).body;
+    expect(res.body.publicKey).toBe(key!.publicKeyHex);
     const { claims, header } = await verifyWithJose(res.body.token, res.body.publicKey, app.clock.now());
-    expect(header).toEqual({ alg: "EdDSA", typ: "JWT", kid: key.id });
+    expect(header).toEqual({ alg: "EdDSA", typ: "JWT", kid: key!.id });
     expect(claims).toEqual({
       iss: app.deps.config.publicBaseUrl,
       sub: company.id,
@@ -64,7 +74,7 @@ describe("POST /panel/licenses", () => {
 
   it("stores the license, a license.issued outbox event and an audit row in one go", async () => {
     const res = await issue({});
-    const got = await admin.get(`${url}/${res.body.id}`);
+    const got = await admin.api.licenses.get({ params: { id: res.body.id } });
     expect(got.body).toEqual({
       id: res.body.id,
       licenseKey: res.body.licenseKey,
@@ -109,14 +119,14 @@ describe("POST /panel/licenses", () => {
     expect(trialClaims.trial).toBe(true);
     const at = new Date(app.clock.now().getTime() + 5 * DAY).toISOString();
     const fixed = await issue({ expiresAt: at });
-    expect((await admin.get(`${url}/${fixed.body.id}`)).body.expiresAt).toBe(at);
+    expect((await getLicense(fixed.body.id)).expiresAt).toBe(at);
     const past = await issue({ expiresAt: new Date(app.clock.now().getTime() - 1000).toISOString() });
-    expect(past.body).toEqual(errorBody("license.invalid_expiry", 400));
+    expect(past.error).toEqual(errorBody("license.invalid_expiry", 400));
   });
 
   it("rule 2: offlineDays is clamped to 1..LICENSING_MAX_OFFLINE_DAYS and defaults to the template's", async () => {
-    const offlineDays = async (value: unknown) =>
-      (await admin.get(`${url}/${(await issue({ offlineDays: value })).body.id}`)).body.offlineDays;
+    const offlineDays = async (value: number | null) =>
+      (await getLicense((await issue({ offlineDays: value })).body.id)).offlineDays;
     expect([
       await offlineDays(0),
       await offlineDays(-3),
@@ -133,12 +143,12 @@ describe("POST /panel/licenses", () => {
       fp: "machine-a",
     });
     const first = await issue({ hwBinding: "firstActivation" });
-    expect((await admin.get(`${url}/${first.body.id}`)).body).toMatchObject({
+    expect(await getLicense(first.body.id)).toMatchObject({
       hwBinding: "firstActivation",
       hwFingerprint: null,
     });
-    expect((await issue({ hwBinding: "fixed" })).body).toEqual(errorBody("license.invalid_binding", 400));
-    expect((await issue({ hwBinding: "none", hwFingerprint: "m" })).body).toEqual(
+    expect((await issue({ hwBinding: "fixed" })).error).toEqual(errorBody("license.invalid_binding", 400));
+    expect((await issue({ hwBinding: "none", hwFingerprint: "m" })).error).toEqual(
       errorBody("license.invalid_binding", 400),
     );
   });
@@ -167,9 +177,9 @@ describe("POST /panel/licenses", () => {
       templateId: versioned.id,
       config: '{"limits":{"maxSeats":"many"},"tier":"gold"}',
     });
-    expect(bad.body).toEqual(errorBody("license.invalid_config", 400));
-    expect(bad.body.message).toContain("/limits/maxSeats");
-    expect(bad.body.message).toContain("/tier");
+    expect(bad.error).toEqual(errorBody("license.invalid_config", 400));
+    expect(bad.error.message).toContain("/limits/maxSeats");
+    expect(bad.error.message).toContain("/tier");
   });
 
   it("accepts any maxSeats without a schema: missing, zero or non-numeric simply means no limit", async () => {
@@ -181,10 +191,10 @@ describe("POST /panel/licenses", () => {
 
   it("refuses malformed config with 400 saying where, and a config of the wrong shape", async () => {
     const broken = await issue({ config: '{"features": [}' });
-    expect(broken.body).toEqual(errorBody("license.invalid_config", 400));
-    expect(broken.body.message).toContain("line 1, column 15");
+    expect(broken.error).toEqual(errorBody("license.invalid_config", 400));
+    expect(broken.error.message).toContain("line 1, column 15");
     for (const config of ["[]", '{"features":"x"}', '{"features":[1]}', '{"limits":[]}']) {
-      expect((await issue({ config })).body, config).toEqual(errorBody("license.invalid_config", 400));
+      expect((await issue({ config })).error, config).toEqual(errorBody("license.invalid_config", 400));
     }
   });
 
@@ -197,30 +207,30 @@ describe("POST /panel/licenses", () => {
     ["a too-long fingerprint", { hwFingerprint: "f".repeat(257) }],
     ["a non-boolean isTrial", { isTrial: "yes" }],
   ])("refuses %s as request.invalid", async (_label, body) => {
-    expect((await issue(body)).body).toEqual(errorBody("request.invalid", 400));
+    expect((await issueUntyped(body)).error).toEqual(errorBody("request.invalid", 400));
   });
 
   it("refuses an archived company with license.company_not_active", async () => {
     const archived = await seedCompany(app, { parent: company });
     await archiveSeededCompany(app, archived);
-    expect((await issue({ companyId: archived.id })).body).toEqual(
+    expect((await issue({ companyId: archived.id })).error).toEqual(
       errorBody("license.company_not_active", 400),
     );
   });
 
   it("needs Admin on the company: a viewer gets 403, an outsider 404, an archived or unknown template fails", async () => {
     const viewer = (await createMember(app, { companyId: company.id, role: "viewer" })).client;
-    expect((await issue({}, viewer)).body).toEqual(errorBody("auth.forbidden", 403));
+    expect((await issue({}, viewer)).error).toEqual(errorBody("auth.forbidden", 403));
     const outsider = (await createTokenClient(app, await seedCompany(app))).client;
-    expect((await issue({}, outsider)).body).toEqual(errorBody("company.not_found", 404));
+    expect((await issue({}, outsider)).error).toEqual(errorBody("company.not_found", 404));
     const child = await seedCompany(app, { parent: company });
     expect((await issue({ companyId: child.id })).status).toBe(201);
-    expect((await issue({ templateId: "00000000-0000-4000-8000-000000000000" })).body).toEqual(
+    expect((await issue({ templateId: "00000000-0000-4000-8000-000000000000" })).error).toEqual(
       errorBody("template.not_found", 404),
     );
     const retired = await createTemplate(operator);
-    await operator.request("DELETE", `/api/v1/panel/templates/${retired.id}`);
-    expect((await issue({ templateId: retired.id })).body).toEqual(errorBody("template.archived", 409));
+    await operator.api.templates.archive({ params: { id: retired.id } });
+    expect((await issue({ templateId: retired.id })).error).toEqual(errorBody("template.archived", 409));
     expect((await (await app.client()).post(url, {})).status).toBe(401);
   });
 });
@@ -240,10 +250,10 @@ describe("POST /panel/licenses with Idempotency-Key", () => {
   it("refuses the same key with a different body, and keeps keys of different callers apart", async () => {
     await issue({}, admin, { "idempotency-key": "pay-2" });
     const different = await issue({ isTrial: true }, admin, { "idempotency-key": "pay-2" });
-    expect(different.body).toEqual(errorBody("idempotency.key_reused", 409));
+    expect(different.error).toEqual(errorBody("idempotency.key_reused", 409));
     const other = await issue({ isTrial: true }, operator, { "idempotency-key": "pay-2" });
     expect(other.status).toBe(201);
-    expect((await issue({}, admin, { "idempotency-key": "x".repeat(256) })).body).toEqual(
+    expect((await issue({}, admin, { "idempotency-key": "x".repeat(256) })).error).toEqual(
       errorBody("idempotency.invalid_key", 400),
     );
   });
@@ -272,6 +282,66 @@ describe("POST /panel/licenses with Idempotency-Key", () => {
     const failed = await issue({ companyId: archived.id }, admin, { "idempotency-key": "fail-1" });
     expect(failed.status).toBe(400);
     const again = await issue({ companyId: archived.id }, admin, { "idempotency-key": "fail-1" });
-    expect(again.body).toEqual(failed.body);
+    expect(again.error).toEqual(failed.error);
+  });
+});
+
+describe("licenses.issue and licenses.bulkIssue on tRPC with Idempotency-Key", () => {
+  const count = async () => (await app.database.db.select().from(tables.licenses)).length;
+  const withKey = (key: string) => ({ context: { headers: { "idempotency-key": key } } });
+  const input = (body: Partial<IssueBody> = {}) => ({
+    companyId: company.id,
+    templateId: template.id,
+    config: "{}",
+    ...body,
+  });
+  const appCode = (error: unknown) => (error as { data?: { appCode?: string } }).data?.appCode;
+
+  it("answers a repeat of licenses.issue with the first license and refuses the key with another body", async () => {
+    const before = await count();
+    const first = await admin.trpc.licenses.issue.mutate(input({ isTrial: true }), withKey("trpc-1"));
+    const again = await admin.trpc.licenses.issue.mutate(input({ isTrial: true }), withKey("trpc-1"));
+    expect(again).toEqual(first);
+    expect(await count()).toBe(before + 1);
+    const reused = await admin.trpc.licenses.issue
+      .mutate(input(), withKey("trpc-1"))
+      .catch((e: unknown) => e);
+    expect(appCode(reused)).toBe("idempotency.key_reused");
+    expect(await count()).toBe(before + 1);
+  });
+
+  it("shares the key with REST: the same request replays whichever transport sent it first", async () => {
+    const rest = await issue({ offlineDays: 4 }, admin, { "idempotency-key": "both-ways" });
+    const trpc = await admin.trpc.licenses.issue.mutate(input({ offlineDays: 4 }), withKey("both-ways"));
+    expect(trpc).toEqual(rest.body);
+  });
+
+  it("answers a repeat of licenses.bulkIssue with the same licenses and refuses the key with another body", async () => {
+    const before = await count();
+    const bulk = {
+      templateId: template.id,
+      items: [{ companyId: company.id }, { companyId: company.id }],
+    };
+    const first = await admin.trpc.licenses.bulkIssue.mutate(bulk, withKey("bulk-1"));
+    expect(first.succeeded).toBe(2);
+    const again = await admin.trpc.licenses.bulkIssue.mutate(bulk, withKey("bulk-1"));
+    expect(again.results.map((r) => r.licenseId)).toEqual(first.results.map((r) => r.licenseId));
+    expect(await count()).toBe(before + 2);
+    const reused = await admin.trpc.licenses.bulkIssue
+      .mutate({ ...bulk, items: [{ companyId: company.id }] }, withKey("bulk-1"))
+      .catch((e: unknown) => e);
+    expect(appCode(reused)).toBe("idempotency.key_reused");
+    expect(await count()).toBe(before + 2);
+  });
+
+  it("refuses a key on a batch of several calls, since one key covers one call", async () => {
+    const before = await count();
+    const batch = { "0": { json: input() }, "1": { json: input() } };
+    const res = await admin.request("POST", "/trpc/licenses.issue,licenses.issue?batch=1", batch, {
+      "idempotency-key": "batched",
+    });
+    const answers = res.json as { error?: { json: { data: { appCode: string } } } }[];
+    expect(answers.map((a) => a.error?.json.data.appCode)).toEqual(["request.invalid", "request.invalid"]);
+    expect(await count()).toBe(before);
   });
 });
