@@ -1,4 +1,11 @@
-import { createTRPCClient, httpBatchLink, httpLink, splitLink, type TRPCClient } from "@trpc/client";
+import {
+  createTRPCClient,
+  httpBatchLink,
+  httpLink,
+  splitLink,
+  TRPCClientError,
+  type TRPCClient,
+} from "@trpc/client";
 import superjson from "superjson";
 import type { AppRouter } from "../trpc/app-router.ts";
 import type { TestClient } from "./http-client.ts";
@@ -36,4 +43,19 @@ export function trpcClient(client: TestClient): TestTrpcClient {
       }),
     ],
   });
+}
+
+/**
+ * The tRPC error a call ends with: its `data` (`code`, `httpStatus`, the spec's `appCode`) and message.
+ * Fails when the call succeeds.
+ */
+export async function trpcError(call: Promise<unknown>) {
+  const outcome = await call.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+  if (!("error" in outcome)) throw new Error(`expected a tRPC error, got ${JSON.stringify(outcome.value)}`);
+  if (!(outcome.error instanceof TRPCClientError)) throw outcome.error;
+  const error = outcome.error as TRPCClientError<AppRouter>;
+  return { data: error.data!, message: error.message };
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp, type TestClient } from "../testing/index.ts";
+import { startTestApp, trpcError, type TestApp, type TestClient } from "../testing/index.ts";
 import { buildUsageWorld, seriesOf, type UsageWorld } from "../testing/usage-scenario.ts";
 
 let app: TestApp;
@@ -12,16 +12,6 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const query = (client: TestClient, path: string, input?: unknown) =>
-  client.get(
-    `/trpc/${path}${input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify({ json: input }))}`}`,
-  );
-const data = (res: { status: number; text: string; body: { result?: { data: { json: unknown } } } }) => {
-  expect(res.status, res.text).toBe(200);
-  return res.body.result!.data.json as any; // eslint-disable-line @typescript-eslint/no-explicit-any
-};
-const appCode = (res: { body: { error: { json: { data: { appCode: string; code: string } } } } }) =>
-  res.body.error.json.data;
 const rest = async (client: TestClient, path: string, params: Record<string, string> = {}) => {
   const res = await client.get(`/api/v1/panel/${path}?${new URLSearchParams(params)}`);
   expect(res.status, res.text).toBe(200);
@@ -30,10 +20,9 @@ const rest = async (client: TestClient, path: string, params: Record<string, str
 
 describe("tRPC operator console", () => {
   it("answers overview, tenants and licenses exactly as REST does", async () => {
-    expect(data(await query(operator, "operator.overview"))).toEqual(
-      await rest(operator, "operator/overview"),
-    );
-    const overview = data(await query(operator, "operator.overview"));
+    const ops = operator.trpc.operator;
+    expect(await ops.overview.query()).toEqual(await rest(operator, "operator/overview"));
+    const overview = await ops.overview.query();
     expect(overview).toMatchObject({
       totalCompanies: 5,
       rootCompanies: 3,
@@ -41,35 +30,36 @@ describe("tRPC operator console", () => {
       trialLicenses: 1,
       activeActivations: 3,
     });
-    expect(data(await query(operator, "operator.tenants", { search: "alp" }))).toEqual(
+    expect(await ops.tenants.query({ search: "alp" })).toEqual(
       await rest(operator, "operator/tenants", { search: "alp" }),
     );
-    const tenants = data(await query(operator, "operator.tenants", { pageSize: 2 }));
+    const tenants = await ops.tenants.query({ pageSize: 2 });
     expect(tenants).toMatchObject({ total: 3, pageSize: 2 });
     expect(tenants.items[0]).toMatchObject({ id: world.alpha, descendantCount: 2, licenseCount: 3 });
 
     const filters = { templateId: world.t1.id, status: "active", trial: false };
-    const licenses = data(await query(operator, "operator.licenses", filters));
+    const licenses = await ops.licenses.query(filters);
     expect(licenses).toEqual(
       await rest(operator, "operator/licenses", { ...filters, trial: "false" } as Record<string, string>),
     );
-    expect(licenses.items.map((l: { id: string }) => l.id)).toEqual(
+    expect(licenses.items.map((l) => l.id)).toEqual(
       [world.licenses.l5, world.licenses.l2, world.licenses.l1].map((l) => l.id),
     );
-    expect(data(await query(operator, "operator.licenses", { trial: true })).items).toHaveLength(1);
+    expect((await ops.licenses.query({ trial: true })).items).toHaveLength(1);
   });
 
   it("refuses non-operators with FORBIDDEN auth.operator_required, and bad filters", async () => {
-    for (const path of ["operator.overview", "operator.tenants", "operator.licenses"]) {
-      for (const client of [world.subViewer.client, world.leafToken]) {
-        const res = await query(client, path, path === "operator.overview" ? undefined : {});
-        expect(res.status).toBe(403);
-        expect(appCode(res)).toMatchObject({ code: "FORBIDDEN", appCode: "auth.operator_required" });
+    for (const client of [world.subViewer.client, world.leafToken]) {
+      const ops = client.trpc.operator;
+      for (const call of [ops.overview.query(), ops.tenants.query({}), ops.licenses.query({})]) {
+        const res = await trpcError(call);
+        expect(res.data.httpStatus).toBe(403);
+        expect(res.data).toMatchObject({ code: "FORBIDDEN", appCode: "auth.operator_required" });
       }
     }
-    const bad = await query(operator, "operator.licenses", { status: "Lost" });
-    expect(bad.status).toBe(400);
-    expect(appCode(bad).appCode).toBe("license.invalid_status");
+    const bad = await trpcError(operator.trpc.operator.licenses.query({ status: "Lost" }));
+    expect(bad.data.httpStatus).toBe(400);
+    expect(bad.data.appCode).toBe("license.invalid_status");
   });
 });
 
@@ -85,40 +75,45 @@ describe("tRPC analytics", () => {
       [world.homeless.client, {}],
     ];
     for (const [client, scope] of scopes) {
-      const usage = data(await query(client, "analytics.usage", { ...window, ...scope }));
+      const usage = await client.trpc.analytics.usage.query({ ...window, ...scope });
       expect(usage).toEqual(await rest(client, "analytics/usage", { ...window, ...scope }));
-      const distribution = data(await query(client, "analytics.distribution", scope));
+      const distribution = await client.trpc.analytics.distribution.query(scope);
       expect(distribution).toEqual(await rest(client, "analytics/distribution", scope));
     }
-    const platform = data(await query(operator, "analytics.usage", window));
+    const platform = await operator.trpc.analytics.usage.query(window);
     expect(seriesOf(platform)).toEqual({
       [world.days[0]]: [2, 2, 3],
       [world.days[1]]: [2, 2, 1],
       [world.days[2]]: [0, 1, 1],
     });
-    const leaf = data(await query(world.leafToken, "analytics.distribution", {}));
+    const leaf = await world.leafToken.trpc.analytics.distribution.query({});
     expect(leaf.topCompaniesByActivations).toEqual([
       { companyId: world.alphaLeaf, companyName: "Alpha Leaf", count: 1 },
     ]);
-    expect(data(await query(operator, "analytics.usage", {})).heartbeats).toHaveLength(31);
+    expect((await operator.trpc.analytics.usage.query({})).heartbeats).toHaveLength(31);
   });
 
   it("answers the spec's codes for bad windows and foreign companies", async () => {
-    const inverted = await query(operator, "analytics.usage", {
-      from: "2026-02-02T00:00:00Z",
-      to: "2026-02-01T00:00:00Z",
-    });
-    expect(inverted.status).toBe(400);
-    expect(appCode(inverted)).toMatchObject({ code: "BAD_REQUEST", appCode: "analytics.invalid_range" });
-    const long = await query(operator, "analytics.usage", { from: "2025-01-01", to: "2026-01-03" });
-    expect(appCode(long)).toMatchObject({ code: "BAD_REQUEST", appCode: "analytics.range_too_large" });
-    for (const path of ["analytics.usage", "analytics.distribution"]) {
-      const res = await query(world.subViewer.client, path, { companyId: world.beta });
-      expect(res.status).toBe(403);
-      expect(appCode(res)).toMatchObject({ code: "FORBIDDEN", appCode: "auth.company_out_of_scope" });
+    const analytics = operator.trpc.analytics;
+    const inverted = await trpcError(
+      analytics.usage.query({ from: "2026-02-02T00:00:00Z", to: "2026-02-01T00:00:00Z" }),
+    );
+    expect(inverted.data.httpStatus).toBe(400);
+    expect(inverted.data).toMatchObject({ code: "BAD_REQUEST", appCode: "analytics.invalid_range" });
+    const long = await trpcError(analytics.usage.query({ from: "2025-01-01", to: "2026-01-03" }));
+    expect(long.data).toMatchObject({ code: "BAD_REQUEST", appCode: "analytics.range_too_large" });
+    const viewer = world.subViewer.client.trpc.analytics;
+    for (const call of [
+      viewer.usage.query({ companyId: world.beta }),
+      viewer.distribution.query({ companyId: world.beta }),
+    ]) {
+      const res = await trpcError(call);
+      expect(res.data.httpStatus).toBe(403);
+      expect(res.data).toMatchObject({ code: "FORBIDDEN", appCode: "auth.company_out_of_scope" });
     }
-    const malformed = await query(operator, "analytics.distribution", { companyId: "nope" });
-    expect(appCode(malformed)).toMatchObject({ code: "BAD_REQUEST", appCode: "request.invalid" });
-    expect((await query(await app.client(), "analytics.usage", {})).status).toBe(401);
+    const malformed = await trpcError(analytics.distribution.query({ companyId: "nope" }));
+    expect(malformed.data).toMatchObject({ code: "BAD_REQUEST", appCode: "request.invalid" });
+    const anonymous = await app.client();
+    expect((await trpcError(anonymous.trpc.analytics.usage.query({}))).data.httpStatus).toBe(401);
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp, type TestClient } from "../testing/index.ts";
+import { startTestApp, trpcError, type TestApp, type TestClient } from "../testing/index.ts";
 import { seedCompany, createTokenClient } from "../testing/fixtures.ts";
 
 let app: TestApp;
@@ -10,86 +10,69 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const call = (client: TestClient, path: string, input?: unknown) =>
-  client.post(`/trpc/${path}`, input === undefined ? undefined : { json: input });
-const query = (client: TestClient, path: string, input: unknown) =>
-  client.get(`/trpc/${path}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`);
-
 describe("/trpc templates", () => {
   it("runs the whole template lifecycle with the same results as REST", async () => {
-    const created = await call(operator, "templates.create", {
+    const templates = operator.trpc.templates;
+    const template = await templates.create.mutate({
       name: "Via tRPC",
       productCode: "TRPC-1",
       defaultOfflineDays: 99,
       defaultValidityDays: 30,
     });
-    expect(created.status).toBe(200);
-    const template = created.body.result.data.json;
     expect(template).toMatchObject({ productCode: "TRPC-1", defaultOfflineDays: 30, status: "Active" });
 
-    const updated = await call(operator, "templates.update", { id: template.id, name: "Renamed" });
-    expect(updated.body.result.data.json.name).toBe("Renamed");
+    const updated = await templates.update.mutate({ id: template.id, name: "Renamed" });
+    expect(updated.name).toBe("Renamed");
 
-    const version = await call(operator, "templates.versions.create", {
+    const version = await templates.versions.create.mutate({
       id: template.id,
       configSchema: '{"type":"object"}',
       changelog: "v1",
     });
-    expect(version.body.result.data.json).toMatchObject({ version: 1, templateId: template.id });
-    const versions = await query(operator, "templates.versions.list", { id: template.id });
-    expect(versions.body.result.data.json).toHaveLength(1);
+    expect(version).toMatchObject({ version: 1, templateId: template.id });
+    expect(await templates.versions.list.query({ id: template.id })).toHaveLength(1);
 
-    const rotated = await call(operator, "templates.signingKeys.rotate", { id: template.id });
-    const keys = await query(operator, "templates.signingKeys.list", { id: template.id });
-    const inactive = keys.body.result.data.json.find((k: { status: string }) => k.status === "Inactive");
-    expect(keys.body.result.data.json[0].id).toBe(rotated.body.result.data.json.id);
-    const retired = await call(operator, "templates.signingKeys.retire", {
-      id: template.id,
-      keyId: inactive.id,
-    });
-    expect(retired.status).toBe(200);
+    const rotated = await templates.signingKeys.rotate.mutate({ id: template.id });
+    const keys = await templates.signingKeys.list.query({ id: template.id });
+    const inactive = keys.find((k) => k.status === "Inactive")!;
+    expect(keys[0]!.id).toBe(rotated.id);
+    await templates.signingKeys.retire.mutate({ id: template.id, keyId: inactive.id });
 
-    await call(operator, "templates.archive", { id: template.id });
-    const rest = await operator.get(`/api/v1/panel/templates/${template.id}`);
-    expect(rest.body).toMatchObject({
-      name: "Renamed",
-      status: "Archived",
-      currentVersionId: version.body.result.data.json.id,
-    });
-    const list = await query(operator, "templates.list", { status: "Archived" });
-    expect(list.body.result.data.json.map((t: { id: string }) => t.id)).toEqual([template.id]);
+    await templates.archive.mutate({ id: template.id });
+    const rest = await operator.api.templates.get({ params: { id: template.id } });
+    expect(rest.body).toMatchObject({ name: "Renamed", status: "Archived", currentVersionId: version.id });
+    const list = await templates.list.query({ status: "Archived" });
+    expect(list.map((t) => t.id)).toEqual([template.id]);
   });
 
   it("maps domain errors to tRPC codes with the spec's code alongside", async () => {
-    const admin = (await createTokenClient(app, await seedCompany(app))).client;
-    const forbidden = await call(admin, "templates.create", {
+    const admin = (await createTokenClient(app, await seedCompany(app))).client.trpc;
+    const forbidden = await trpcError(
+      admin.templates.create.mutate({
+        name: "x",
+        productCode: "NOPE",
+        defaultOfflineDays: 1,
+        defaultValidityDays: 1,
+      }),
+    );
+    expect(forbidden.data.httpStatus).toBe(403);
+    expect(forbidden.data).toMatchObject({ code: "FORBIDDEN", appCode: "auth.operator_required" });
+    const missing = await trpcError(
+      admin.templates.get.query({ id: "00000000-0000-4000-8000-000000000000" }),
+    );
+    expect(missing.data.httpStatus).toBe(404);
+    expect(missing.data.appCode).toBe("template.not_found");
+    const template = await operator.trpc.templates.create.mutate({
       name: "x",
-      productCode: "NOPE",
+      productCode: "TRPC-2",
       defaultOfflineDays: 1,
       defaultValidityDays: 1,
     });
-    expect(forbidden.status).toBe(403);
-    expect(forbidden.body.error.json.data).toMatchObject({
-      code: "FORBIDDEN",
-      appCode: "auth.operator_required",
-    });
-    const missing = await query(admin, "templates.get", { id: "00000000-0000-4000-8000-000000000000" });
-    expect(missing.status).toBe(404);
-    expect(missing.body.error.json.data.appCode).toBe("template.not_found");
-    const template = (
-      await call(operator, "templates.create", {
-        name: "x",
-        productCode: "TRPC-2",
-        defaultOfflineDays: 1,
-        defaultValidityDays: 1,
-      })
-    ).body.result.data.json;
-    const badSchema = await call(operator, "templates.versions.create", {
-      id: template.id,
-      configSchema: "{oops",
-    });
-    expect(badSchema.status).toBe(400);
-    expect(badSchema.body.error.json.data.appCode).toBe("template.invalid_config_schema");
-    expect(badSchema.body.error.json.message).toContain("line 1, column 2");
+    const badSchema = await trpcError(
+      operator.trpc.templates.versions.create.mutate({ id: template.id, configSchema: "{oops" }),
+    );
+    expect(badSchema.data.httpStatus).toBe(400);
+    expect(badSchema.data.appCode).toBe("template.invalid_config_schema");
+    expect(badSchema.message).toContain("line 1, column 2");
   });
 });
