@@ -1,4 +1,5 @@
 import { signatureV1, signatureV2 } from "@licensing/core";
+import { formatSignatureHeader, SIGNATURE_HEADERS } from "@licensing/protocol";
 import type { operations } from "../catalogue.ts";
 import type { BodyOf } from "./api-client.ts";
 import type { TestClient } from "./http-client.ts";
@@ -46,7 +47,7 @@ export interface SignOptions {
 }
 
 /** A POST to the client API with X-Service-Timestamp and X-Service-Signature computed like the SDK. */
-export function signedPost(
+export function signedPost<T = unknown>(
   client: TestClient,
   now: Date,
   path: string,
@@ -56,13 +57,16 @@ export function signedPost(
   const timestamp = String(Math.floor(now.getTime() / 1000) + (options.skewSeconds ?? 0));
   const signedBody = JSON.stringify(body);
   const key = options.key ?? body.licenseKey;
-  const v1 = `v1=${signatureV1(key, timestamp)}`;
-  const v2 = `v2=${signatureV2(key, timestamp, { method: "POST", path, body: signedBody })}`;
   const versions = options.versions ?? "both";
-  const signature = versions === "v1" ? v1 : versions === "v2" ? v2 : `${v1},${v2}`;
+  const signature = formatSignatureHeader({
+    ...(versions !== "v2" ? { v1: signatureV1(key, timestamp) } : {}),
+    ...(versions !== "v1"
+      ? { v2: signatureV2(key, timestamp, { method: "POST", path, body: signedBody }) }
+      : {}),
+  });
   const sent = options.sendBody === undefined ? signedBody : JSON.stringify(options.sendBody);
-  return client.request("POST", path, sent, {
-    "x-service-timestamp": timestamp,
-    "x-service-signature": signature,
+  return client.request<T>("POST", path, sent, {
+    [SIGNATURE_HEADERS.timestamp]: timestamp,
+    [SIGNATURE_HEADERS.signature]: signature,
   });
 }
