@@ -1,6 +1,7 @@
+import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { tables } from "@licensing/db";
-import { DAY, HOUR, MINUTE } from "@licensing/core";
+import { auth, DAY, HOUR, MINUTE } from "@licensing/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMember, MEMBER_PASSWORD } from "../../testing/fixtures.ts";
 import { OPERATOR, startTestApp, type TestApp } from "../../testing/index.ts";
@@ -178,6 +179,29 @@ describe("sign-in throttle (decision 0036)", () => {
     expect((await client.post(LOGIN, { email, password: MEMBER_PASSWORD }, from("192.0.2.99"))).status).toBe(
       200,
     );
+  });
+});
+
+describe("the sign-in attempts purge", () => {
+  const rowsOf = (email: string) =>
+    app.deps.db
+      .select({ succeeded: tables.loginAttempts.succeeded })
+      .from(tables.loginAttempts)
+      .where(eq(tables.loginAttempts.accountKey, createHash("sha256").update(email).digest("hex")));
+
+  it("forgets failures after an hour and a known address after 30 days", async () => {
+    const { email } = await createUser("purged@example.com");
+    const client = await app.client();
+    expect((await client.post(LOGIN, wrong(email), from("203.0.113.200"))).status).toBe(401);
+    expect(await rowsOf(email)).toEqual(expect.arrayContaining([{ succeeded: true }, { succeeded: false }]));
+    await auth.purgeLoginAttempts(app.deps);
+    expect(await rowsOf(email)).toHaveLength(2);
+    app.clock.advance(HOUR + 1000);
+    await auth.purgeLoginAttempts(app.deps);
+    expect(await rowsOf(email)).toEqual([{ succeeded: true }]);
+    app.clock.advance(30 * DAY);
+    await auth.purgeLoginAttempts(app.deps);
+    expect(await rowsOf(email)).toEqual([]);
   });
 });
 
