@@ -1,10 +1,10 @@
-import { analytics, purgeIdempotencyKeys, sweepers, webhooks } from "@licensing/core";
+import { analytics, auth, purgeIdempotencyKeys, sweepers, webhooks } from "@licensing/core";
 import type { JobDefinition } from "./workers.ts";
 
 export interface JobIntervals {
   /** The expiry and silence sweepers (default one minute). */
   sweepIntervalMs: number;
-  /** Forgetting idempotency keys past their window (default one hour). */
+  /** Forgetting idempotency keys and sign-in attempts past their windows (default one hour). */
   idempotencyPurgeIntervalMs: number;
   /** WEBHOOK_POLL_INTERVAL_SECONDS: the fallback poll of the webhook dispatcher, which commits wake. */
   webhookPollIntervalMs: number;
@@ -32,6 +32,11 @@ export function serverJobs(intervals: JobIntervals): JobDefinition[] {
       id: "idempotency-purge",
       intervalMs: intervals.idempotencyPurgeIntervalMs,
       handler: (deps) => purgeIdempotencyKeys(deps),
+    },
+    {
+      id: "login-attempts-purge",
+      intervalMs: intervals.idempotencyPurgeIntervalMs,
+      handler: (deps) => auth.purgeLoginAttempts(deps),
     },
     {
       id: WEBHOOK_DELIVERY_JOB,

@@ -93,6 +93,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
     },
     webhooks: { ...options.webhooks, allowPrivate: env.WEBHOOK_ALLOW_PRIVATE },
     analytics: { heartbeatRetentionDays: env.HEARTBEAT_RETENTION_DAYS },
+    sessions: { maxAgeDays: env.SESSION_MAX_AGE_DAYS },
   });
   const refused = await sealedUnderAnotherKey(database.db, deps.secrets);
   if (refused.length > 0) {

@@ -6,6 +6,7 @@ export {
   createDeps,
   type WebhookSettings,
   type CoreConfig,
+  type SessionSettings,
   type Deps,
   type DepsOptions,
   type RequestInfo,
@@ -27,6 +28,7 @@ export { purgeIdempotencyKeys } from "./idempotency/idempotency.ts";
 export type { Actor, TokenActor, UserActor } from "./auth/actor.ts";
 export { resolveApiToken, API_TOKEN_PREFIX } from "./auth/api-token-actor.ts";
 export { resolveSession, closeSession, SESSION_TTL_MS } from "./auth/sessions.ts";
+export { clientAddressKey } from "./auth/client-address.ts";
 export { bootstrapOperator } from "./operators/bootstrap.ts";
 export {
   signLicenseToken,

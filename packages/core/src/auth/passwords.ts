@@ -84,7 +84,7 @@ export async function changePassword(
   input: { currentPassword: string; newPassword: string },
 ) {
   const user = await loadUser(deps.db, actor.userId);
-  await assertCurrentPassword(deps, user, input.currentPassword, "currentPassword");
+  await assertCurrentPassword(deps, user, input.currentPassword, "currentPassword", actor.request);
   assertPasswordStrength(input.newPassword, "newPassword");
   const passwordHash = await deps.passwords.hash(input.newPassword);
   await deps.db.transaction(async (tx) => {

@@ -7,7 +7,8 @@ import { recordAudit } from "../audit/record.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
 import type { UserActor } from "./actor.ts";
-import { assertCurrentPassword, assertNotLockedOut, recordAuthFailure } from "./lockout.ts";
+import { assertCurrentPassword } from "./lockout.ts";
+import { admitAttempt, attemptSubject, withdrawAttempt } from "./throttle.ts";
 import { loadUser } from "./users.ts";
 
 const ISSUER = "Licensing Service";
@@ -28,12 +29,10 @@ export async function enableTotp(deps: Deps, actor: UserActor, code: string) {
   const user = await loadUser(deps.db, actor.userId);
   if (user.totpEnabled) fail("totp.already_enabled", "Two-factor authentication is already enabled");
   if (!user.totpSecret) fail("totp.not_enrolled", "Call /auth/2fa/enroll first");
-  await assertNotLockedOut(deps, user.id);
+  const attempt = await admitAttempt(deps, attemptSubject(user.email, actor.request));
   const step = await matchTotp(deps, user, code);
-  if (step === null) {
-    await recordAuthFailure(deps, user.id);
-    fail("totp.invalid_code", "code: the code is not valid for the enrolled secret");
-  }
+  if (step === null) return fail("totp.invalid_code", "code: the code is not valid for the enrolled secret");
+  await withdrawAttempt(deps.db, attempt);
   const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   await deps.db.transaction(async (tx) => {
     await tx
@@ -61,11 +60,12 @@ export async function enableTotp(deps: Deps, actor: UserActor, code: string) {
 export async function disableTotp(deps: Deps, actor: UserActor, input: { password: string; code: string }) {
   const user = await loadUser(deps.db, actor.userId);
   if (!user.totpEnabled) fail("totp.not_enabled", "Two-factor authentication is not enabled");
-  await assertCurrentPassword(deps, user, input.password, "password");
+  await assertCurrentPassword(deps, user, input.password, "password", actor.request);
+  const attempt = await admitAttempt(deps, attemptSubject(user.email, actor.request));
   if (!(await consumeSecondFactor(deps, user, input.code))) {
-    await recordAuthFailure(deps, user.id);
     fail("totp.invalid_code", "code: the code is neither a current TOTP code nor an unused recovery code");
   }
+  await withdrawAttempt(deps.db, attempt);
   await deps.db.transaction(async (tx) => {
     await tx
       .update(tables.users)
