@@ -50,7 +50,7 @@ export interface StartOptions {
 const DEFAULT_ADMIN_DIR = fileURLToPath(new URL("../../admin/dist", import.meta.url));
 
 const SWEEP_INTERVAL_MS = 60_000;
-const IDEMPOTENCY_PURGE_INTERVAL_MS = 3_600_000;
+const PURGE_INTERVAL_MS = 3_600_000;
 const ANALYTICS_INTERVAL_MS = 600_000;
 
 export const VERSION = "0.1.0";
@@ -117,7 +117,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
   });
   const jobs = serverJobs({
     sweepIntervalMs: options.sweepIntervalMs ?? SWEEP_INTERVAL_MS,
-    idempotencyPurgeIntervalMs: IDEMPOTENCY_PURGE_INTERVAL_MS,
+    purgeIntervalMs: PURGE_INTERVAL_MS,
     webhookPollIntervalMs: env.WEBHOOK_POLL_INTERVAL_SECONDS * 1000,
     analyticsIntervalMs: ANALYTICS_INTERVAL_MS,
   });

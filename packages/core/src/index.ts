@@ -21,7 +21,8 @@ export {
 } from "./crypto/request-signature.ts";
 export { V1_NOTICE_INTERVAL_MS, type ClientSignatures } from "./crypto/signature-notices.ts";
 export { hashPassword } from "./crypto/password.ts";
-export { createMailer, type Mail, type Mailer } from "./mail/mailer.ts";
+export { createMailer, REMOVED_SECRET, type Mail, type Mailer } from "./mail/mailer.ts";
+export { purgeMailOutbox, MAIL_OUTBOX_RETENTION_MS } from "./mail/outbox-retention.ts";
 export { recordAudit } from "./audit/record.ts";
 export { purgeIdempotencyKeys } from "./idempotency/idempotency.ts";
 export type { Actor, TokenActor, UserActor } from "./auth/actor.ts";

@@ -116,8 +116,8 @@ export async function resendInvitation(deps: Deps, actor: Actor, id: string): Pr
 }
 
 /**
- * Revokes an account (idempotent): its sessions end, its pending links die and the access tokens it
- * created are revoked, all in the transaction of the change.
+ * Revokes an account (idempotent): its sessions end, its pending links die and the access tokens that act
+ * for it (those it made and those made with them) are revoked, all in the transaction of the change.
  */
 export async function deactivateUser(deps: Deps, actor: Actor, id: string): Promise<void> {
   await deps.db.transaction(async (tx) => {
@@ -131,7 +131,7 @@ export async function deactivateUser(deps: Deps, actor: Actor, id: string): Prom
     const tokens = await tx
       .update(tables.apiTokens)
       .set({ revokedAt: now })
-      .where(and(eq(tables.apiTokens.createdByUserId, id), isNull(tables.apiTokens.revokedAt)))
+      .where(and(eq(tables.apiTokens.rootUserId, id), isNull(tables.apiTokens.revokedAt)))
       .returning({ id: tables.apiTokens.id });
     await recordAudit(tx, deps.clock, actor, {
       action: "user.deactivated",
