@@ -7,8 +7,10 @@ import { answerClientErrors, createApp, createLogger } from "@licensing/api";
 import {
   bootstrapOperator,
   createDeps,
+  SealedValueError,
   sealedUnderAnotherKey,
   systemClock,
+  upgradeSealedValues,
   webhooks,
   type Clock,
   type Deps,
@@ -100,6 +102,20 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
     throw new EnvError(
       `LICENSING_MASTER_KEY: this key does not open the ${refused.join(", ")} stored in the database; ` +
         `start with the key they were sealed under (npm run rotate-master-key moves them to a new one)`,
+    );
+  }
+  try {
+    const upgraded = await upgradeSealedValues(database.db, deps.secrets);
+    if (Object.values(upgraded).some((n) => n > 0))
+      logger.info(
+        { resealed: upgraded },
+        "re-sealed the stored secrets in the v2 format, bound to their rows",
+      );
+  } catch (error) {
+    if (!(error instanceof SealedValueError)) throw error;
+    if (!options.database) await database.close();
+    throw new EnvError(
+      `${error.message}. Nothing was re-sealed: start with the master key they were sealed under`,
     );
   }
   await ensureOperator(deps, env);

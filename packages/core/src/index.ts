@@ -10,8 +10,20 @@ export {
   type DepsOptions,
   type RequestInfo,
 } from "./deps.ts";
-export { createSecretBox, type SecretBox } from "./crypto/secret-box.ts";
-export { rotateMasterKey, sealedUnderAnotherKey, type RotationResult } from "./crypto/rotate-master-key.ts";
+export {
+  createSecretBox,
+  SealedValueError,
+  SEALED_VERSION,
+  type SealedAt,
+  type SecretBox,
+} from "./crypto/secret-box.ts";
+export { sealedAt } from "./crypto/sealed-columns.ts";
+export {
+  rotateMasterKey,
+  sealedUnderAnotherKey,
+  upgradeSealedValues,
+  type RotationResult,
+} from "./crypto/rotate-master-key.ts";
 export {
   verifyRequestSignature,
   signRequest,
