@@ -7,8 +7,10 @@ import { answerClientErrors, createApp, createLogger } from "@licensing/api";
 import {
   bootstrapOperator,
   createDeps,
+  SealedValueError,
   sealedUnderAnotherKey,
   systemClock,
+  upgradeSealedValues,
   webhooks,
   type Clock,
   type Deps,
@@ -50,7 +52,7 @@ export interface StartOptions {
 const DEFAULT_ADMIN_DIR = fileURLToPath(new URL("../../admin/dist", import.meta.url));
 
 const SWEEP_INTERVAL_MS = 60_000;
-const IDEMPOTENCY_PURGE_INTERVAL_MS = 3_600_000;
+const PURGE_INTERVAL_MS = 3_600_000;
 const ANALYTICS_INTERVAL_MS = 600_000;
 
 export const VERSION = "0.1.0";
@@ -103,6 +105,20 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
         `start with the key they were sealed under (npm run rotate-master-key moves them to a new one)`,
     );
   }
+  try {
+    const upgraded = await upgradeSealedValues(database.db, deps.secrets);
+    if (Object.values(upgraded).some((n) => n > 0))
+      logger.info(
+        { resealed: upgraded },
+        "re-sealed the stored secrets in the v2 format, bound to their rows",
+      );
+  } catch (error) {
+    if (!(error instanceof SealedValueError)) throw error;
+    if (!options.database) await database.close();
+    throw new EnvError(
+      `${error.message}. Nothing was re-sealed: start with the master key they were sealed under`,
+    );
+  }
   await ensureOperator(deps, env);
 
   const redis = env.REDIS_URL ? await connectRedis(env.REDIS_URL) : undefined;
@@ -118,7 +134,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
   });
   const jobs = serverJobs({
     sweepIntervalMs: options.sweepIntervalMs ?? SWEEP_INTERVAL_MS,
-    idempotencyPurgeIntervalMs: IDEMPOTENCY_PURGE_INTERVAL_MS,
+    purgeIntervalMs: PURGE_INTERVAL_MS,
     webhookPollIntervalMs: env.WEBHOOK_POLL_INTERVAL_SECONDS * 1000,
     analyticsIntervalMs: ANALYTICS_INTERVAL_MS,
   });

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { tables } from "@licensing/db";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pino } from "pino";
 import { requestLogMixin } from "./http/logging.ts";
@@ -126,9 +127,14 @@ describe("cross-origin protection", () => {
       .insert(tables.companies)
       .values({ name: "Acme", slug: "acme", path: "/x/", depth: 0, createdAt: app.clock.now() })
       .returning();
+    const [operator] = await app.deps.db
+      .select()
+      .from(tables.users)
+      .where(eq(tables.users.email, OPERATOR.email));
     await app.deps.db.insert(tables.apiTokens).values({
       name: "ci",
       companyId: company!.id,
+      rootUserId: operator!.id,
       prefix: secret.slice(0, 12),
       secretHash: createHash("sha256").update(secret).digest("hex"),
       createdAt: app.clock.now(),

@@ -48,6 +48,7 @@ export async function forgotPassword(deps: Deps, input: { email: string }, reque
     to: user.email,
     subject: "Reset your password",
     text: `Someone asked to reset the password of ${user.email}.\n\nSet a new one within an hour:\n${deps.config.publicBaseUrl}/reset-password?token=${token}\n\nIf it was not you, ignore this mail.`,
+    secret: token,
   });
 }
 

@@ -3,6 +3,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { tables, type UserRow } from "@licensing/db";
 import { generateSecret, generateURI, verify } from "otplib";
 import { sha256Hex } from "../crypto/hash.ts";
+import { sealedAt } from "../crypto/sealed-columns.ts";
 import { recordAudit } from "../audit/record.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
@@ -20,7 +21,10 @@ export async function enrollTotp(deps: Deps, actor: UserActor) {
   const secret = generateSecret();
   await deps.db
     .update(tables.users)
-    .set({ totpSecret: deps.secrets.seal(secret), totpLastStep: null })
+    .set({
+      totpSecret: deps.secrets.seal(secret, sealedAt(tables.users.totpSecret, user.id)),
+      totpLastStep: null,
+    })
     .where(eq(tables.users.id, user.id));
   return { secret, otpauthUri: generateURI({ issuer: ISSUER, label: user.email, secret }) };
 }
@@ -116,7 +120,9 @@ export async function consumeSecondFactor(deps: Deps, user: UserRow, code: strin
 /** The time step a code matches (±1 step of drift), or null; steps already used never match. */
 async function matchTotp(deps: Deps, user: UserRow, code: string): Promise<number | null> {
   if (!user.totpSecret || !/^\d{6}$/.test(code)) return null;
-  const secret = deps.secrets.open(user.totpSecret).toString("utf8");
+  const secret = deps.secrets
+    .open(user.totpSecret, sealedAt(tables.users.totpSecret, user.id))
+    .toString("utf8");
   const result = await verify({
     secret,
     token: code,
