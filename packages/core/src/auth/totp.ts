@@ -8,14 +8,22 @@ import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
 import type { UserActor } from "./actor.ts";
 import { assertCurrentPassword, assertNotLockedOut, recordAuthFailure } from "./lockout.ts";
+import { assertRecentAuthentication } from "./reauthentication.ts";
+import { closeUserSessions } from "./sessions.ts";
 import { loadUser } from "./users.ts";
 
 const ISSUER = "Licensing Service";
 const RECOVERY_CODE_COUNT = 10;
 
-export async function enrollTotp(deps: Deps, actor: UserActor) {
+/** Enrolment and enabling need a recent sign-in or the current password (`assertRecentAuthentication`). */
+export async function enrollTotp(
+  deps: Deps,
+  actor: UserActor,
+  input: { password?: string | undefined } = {},
+) {
   const user = await loadUser(deps.db, actor.userId);
   if (user.totpEnabled) fail("totp.already_enabled", "Two-factor authentication is already enabled");
+  await assertRecentAuthentication(deps, actor, user, input.password, "password");
   const secret = generateSecret();
   await deps.db
     .update(tables.users)
@@ -24,12 +32,21 @@ export async function enrollTotp(deps: Deps, actor: UserActor) {
   return { secret, otpauthUri: generateURI({ issuer: ISSUER, label: user.email, secret }) };
 }
 
-export async function enableTotp(deps: Deps, actor: UserActor, code: string) {
+/**
+ * Turns 2FA on with a live code. The user's other sessions end (a session thief who got this far cannot
+ * stay signed in beside the owner, nor the other way round unnoticed), and the owner is told by mail.
+ */
+export async function enableTotp(
+  deps: Deps,
+  actor: UserActor,
+  input: { code: string; password?: string | undefined },
+) {
   const user = await loadUser(deps.db, actor.userId);
   if (user.totpEnabled) fail("totp.already_enabled", "Two-factor authentication is already enabled");
   if (!user.totpSecret) fail("totp.not_enrolled", "Call /auth/2fa/enroll first");
   await assertNotLockedOut(deps, user.id);
-  const step = await matchTotp(deps, user, code);
+  await assertRecentAuthentication(deps, actor, user, input.password, "password");
+  const step = await matchTotp(deps, user, input.code);
   if (step === null) {
     await recordAuthFailure(deps, user.id);
     fail("totp.invalid_code", "code: the code is not valid for the enrolled secret");
@@ -44,6 +61,7 @@ export async function enableTotp(deps: Deps, actor: UserActor, code: string) {
     await tx
       .insert(tables.recoveryCodes)
       .values(recoveryCodes.map((c) => ({ userId: user.id, codeHash: hashRecoveryCode(c) })));
+    await closeUserSessions(tx, user.id, actor.sessionIdHash);
     await recordAudit(
       tx,
       deps.clock,
@@ -55,7 +73,17 @@ export async function enableTotp(deps: Deps, actor: UserActor, code: string) {
       },
     );
   });
+  deps.mailer.sendLater(totpEnabledMail(deps, user.email, actor));
   return { recoveryCodes };
+}
+
+function totpEnabledMail(deps: Deps, email: string, actor: UserActor) {
+  const from = [actor.request.ip, actor.request.userAgent].filter(Boolean).join(", ");
+  return {
+    to: email,
+    subject: "Two-factor authentication was turned on",
+    text: `Two-factor authentication was turned on for ${email} at ${deps.clock.now().toISOString()}${from ? ` (${from})` : ""}. Signing in now needs a code from the authenticator app that was set up, and your other sessions were signed out.\n\nIf it was not you, someone else can use your account: tell your administrator or the service's operator at once.`,
+  };
 }
 
 export async function disableTotp(deps: Deps, actor: UserActor, input: { password: string; code: string }) {

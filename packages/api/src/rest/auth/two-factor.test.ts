@@ -78,6 +78,71 @@ describe("POST /panel/auth/2fa/enroll and /enable", () => {
   });
 });
 
+describe("turning 2FA on needs a recent sign-in (a stolen session cannot lock the owner out)", () => {
+  it("refuses enrol and enable in a session signed in 10 minutes ago or more, unless the password comes", async () => {
+    const { client } = await createMember(app, {});
+    app.clock.advance(10 * MINUTE);
+    const stale = await client.post(`${AUTH}/2fa/enroll`);
+    expect(stale.status).toBe(403);
+    expect(stale.body).toMatchObject({ code: "auth.reauthentication_required", status: 403 });
+    expect(stale.body.message).toMatch(/^password: /);
+
+    const wrong = await client.post(`${AUTH}/2fa/enroll`, { password: "not-the-password" });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.code).toBe("auth.invalid_password");
+
+    const enrolled = await client.post(`${AUTH}/2fa/enroll`, { password: MEMBER_PASSWORD });
+    expect(enrolled.status).toBe(200);
+    const code = await codeFor(enrolled.body.secret);
+    const refused = await client.post(`${AUTH}/2fa/enable`, { code });
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe("auth.reauthentication_required");
+    const enabled = await client.post(`${AUTH}/2fa/enable`, { code, password: MEMBER_PASSWORD });
+    expect(enabled.status).toBe(200);
+    expect(enabled.body.recoveryCodes).toHaveLength(10);
+  });
+
+  it("needs no password within 10 minutes of the sign-in, and counts a wrong one as a failed attempt", async () => {
+    const { id, client } = await createMember(app, {});
+    app.clock.advance(10 * MINUTE - 1000);
+    const enrolled = await client.post(`${AUTH}/2fa/enroll`);
+    expect(enrolled.status).toBe(200);
+
+    const before = await app.deps.db
+      .select()
+      .from(tables.authFailures)
+      .where(eq(tables.authFailures.userId, id));
+    const wrong = await client.post(`${AUTH}/2fa/enable`, {
+      code: await codeFor(enrolled.body.secret),
+      password: "not-the-password",
+    });
+    expect(wrong.body.code).toBe("auth.invalid_password");
+    const after = await app.deps.db
+      .select()
+      .from(tables.authFailures)
+      .where(eq(tables.authFailures.userId, id));
+    expect(after.length).toBe(before.length + 1);
+  });
+
+  it("ends the user's other sessions, keeps this one, and mails the owner", async () => {
+    const { email, client } = await createMember(app, {});
+    const other = await app.client();
+    await other.login(email, MEMBER_PASSWORD);
+    expect((await other.get(`${AUTH}/me`)).status).toBe(200);
+
+    const enrolled = await client.post(`${AUTH}/2fa/enroll`);
+    const enabled = await client.post(`${AUTH}/2fa/enable`, { code: await codeFor(enrolled.body.secret) });
+    expect(enabled.status).toBe(200);
+    expect((await other.get(`${AUTH}/me`)).status).toBe(401);
+    expect((await client.get(`${AUTH}/me`)).body).toMatchObject({ email, totpEnabled: true });
+
+    const mail = await app.smtp.waitFor(email);
+    expect(mail.subject).toBe("Two-factor authentication was turned on");
+    expect(mail.text).toContain(email);
+    expect(mail.text).toMatch(/If it was not you/);
+  });
+});
+
 describe("POST /panel/auth/login/2fa", () => {
   it("opens the session with a live code; the same code is refused in its time step", async () => {
     const { email, password, secret } = await userWithTotp();
