@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { signedPost, type TestClient } from "@licensing/api/testing";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -675,18 +677,22 @@ describe("the admin app", () => {
     "refuses to be framed, and serves the API documentation under its own policy",
     { timeout: LONG },
     async () => {
-      // A page of another origin framing the app: the frame stays empty (frame-ancestors 'none').
+      // A page of another origin (another port) framing the app: the frame stays empty.
+      const attackerSite = createServer((_req, res) =>
+        res.end(`<!doctype html><iframe src="${h.app.url}/licenses"></iframe>`),
+      );
+      await new Promise<void>((resolve) => attackerSite.listen(0, "127.0.0.1", resolve));
       const framing = await h.context();
-      const attacker = await framing.newPage();
-      await attacker.route("http://attacker.test/", (route) =>
-        route.fulfill({ contentType: "text/html", body: `<iframe src="${h.app.url}/licenses"></iframe>` }),
-      );
-      await attacker.goto("http://attacker.test/", { waitUntil: "load" });
-      const framed = attacker.frames()[1]!;
-      expect(await framed.evaluate(() => document.getElementById("root") !== null).catch(() => false)).toBe(
-        false,
-      );
-      await framing.close();
+      try {
+        const attacker = await framing.newPage();
+        await attacker.goto(`http://127.0.0.1:${(attackerSite.address() as AddressInfo).port}/`);
+        await attacker.waitForLoadState("load");
+        const framed = attacker.frames().find((f) => f !== attacker.mainFrame())!;
+        expect(await framed.evaluate(() => document.getElementById("root") !== null)).toBe(false);
+      } finally {
+        await framing.close();
+        attackerSite.close();
+      }
       // Chromium may report that refusal as a violation: the one this test causes on purpose.
       expect(h.takeCspViolations().filter((v) => !v.includes("frame-ancestors"))).toEqual([]);
 
