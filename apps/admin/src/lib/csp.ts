@@ -6,7 +6,7 @@ import { z } from "zod";
  * only, no eval, and no inline style except `<style>` tags carrying this page load's nonce, which the
  * server writes into `<meta property="csp-nonce">`. Imported first, before anything can parse or render.
  */
-export const styleNonce = document.querySelector<HTMLMetaElement>('meta[property="csp-nonce"]')?.nonce;
+export const styleNonce = document.querySelector<HTMLMetaElement>('meta[property="csp-nonce"]')?.nonce ?? "";
 
 // zod compiles object parsers with `new Function` where it may, and even its probe is a reported violation.
 z.config({ jitless: true });

@@ -107,7 +107,7 @@ function EnrolTwoFactor() {
   // A session signed in more than 10 minutes ago must confirm the password to turn 2FA on: the field
   // appears when the server asks for it, and its value then goes with enrolment and enabling.
   const [password, setPassword] = useState<string | null>(null);
-  const askForPassword = (error: unknown) => {
+  const askForPassword = (error: Error) => {
     if (errorCode(error) === "auth.reauthentication_required") setPassword((p) => p ?? "");
   };
   const confirming = password === null ? {} : { password };

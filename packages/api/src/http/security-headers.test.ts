@@ -1,11 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createLicensedCompany,
-  issueLicense,
-  startTestApp,
-  type TestApp,
-  type TestClient,
-} from "../testing/index.ts";
+import { createLicensedCompany, startTestApp, type TestApp, type TestClient } from "../testing/index.ts";
 
 /** Issue 19 item 6: the security headers, on real HTTP responses of the real app. */
 
