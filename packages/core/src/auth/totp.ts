@@ -33,8 +33,8 @@ export async function enrollTotp(
 }
 
 /**
- * Turns 2FA on with a live code. The user's other sessions end (a session thief who got this far cannot
- * stay signed in beside the owner, nor the other way round unnoticed), and the owner is told by mail.
+ * Turns 2FA on with a live code. The user's other sessions end (whoever holds one signs in again, now
+ * with the second factor), and the owner is told by mail, in case it was not them.
  */
 export async function enableTotp(
   deps: Deps,
@@ -78,7 +78,7 @@ export async function enableTotp(
 }
 
 function totpEnabledMail(deps: Deps, email: string, actor: UserActor) {
-  const from = [actor.request.ip, actor.request.userAgent].filter(Boolean).join(", ");
+  const from = [actor.request.ip, actor.request.userAgent?.slice(0, 200)].filter(Boolean).join(", ");
   return {
     to: email,
     subject: "Two-factor authentication was turned on",
