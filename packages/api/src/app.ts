@@ -9,6 +9,7 @@ import { adminStatic } from "./http/admin-static.ts";
 import { loggableUrl, requestLogging } from "./http/logging.ts";
 import { originGuard } from "./http/origin-guard.ts";
 import { keepRawBody } from "./http/raw-body.ts";
+import { apiDocsPolicy, noStore, securityHeaders } from "./http/security-headers.ts";
 import { activationRoutes } from "./rest/activations/routes.ts";
 import { clientRoutes } from "./rest/client/routes.ts";
 import { authRoutes } from "./rest/auth/routes.ts";
@@ -73,6 +74,8 @@ export function createApp(options: AppOptions): Express {
   app.set("trust proxy", options.trustProxy ?? false);
   app.set("query parser", "simple");
   app.use(requestLogging(deps.logger));
+  app.use(securityHeaders(publicBaseUrl));
+  app.use(["/api/v1", "/trpc"], noStore);
 
   const shared = options.redis && {
     redis: options.redis,
@@ -112,6 +115,7 @@ export function createApp(options: AppOptions): Express {
   app.get("/api/v1/openapi.json", (_req, res) => void res.json(openApi));
   app.use(
     "/api/docs",
+    apiDocsPolicy,
     swaggerUi.serve,
     swaggerUi.setup(openApi, { customSiteTitle: "Licensing service API" }),
   );

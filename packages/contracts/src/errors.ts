@@ -41,6 +41,7 @@ export const errorCatalogue = {
   "auth.operator_required": "Forbidden",
   "auth.forbidden": "Forbidden",
   "auth.company_out_of_scope": "Forbidden",
+  "auth.reauthentication_required": "Forbidden",
   "auth.invalid_password": "Validation",
   "auth.password_too_short": "Validation",
   "auth.reset_token_invalid": "Validation",

@@ -59,7 +59,7 @@ export function buildOpenApiDocument(routes: Route[], info: { version: string; s
       ...(r.body
         ? {
             requestBody: {
-              required: true,
+              required: !r.body.safeParse(undefined).success,
               content: { "application/json": { schema: toSchema(r.body, "input") } },
             },
           }

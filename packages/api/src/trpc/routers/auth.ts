@@ -12,6 +12,7 @@ import {
   TotpDisableRequest,
   TotpEnableRequest,
   TotpEnableResponse,
+  TotpEnrollRequest,
   TotpEnrollResponse,
   TwoFactorLoginRequest,
 } from "@licensing/contracts";
@@ -76,12 +77,13 @@ export const authRouter = router({
     .mutation(({ ctx, input }) => auth.changePassword(ctx.deps, ctx.actor, input)),
   twoFactor: router({
     enroll: sessionProcedure
+      .input(TotpEnrollRequest.optional())
       .output(TotpEnrollResponse)
-      .mutation(({ ctx }) => auth.enrollTotp(ctx.deps, ctx.actor)),
+      .mutation(({ ctx, input }) => auth.enrollTotp(ctx.deps, ctx.actor, input)),
     enable: sessionProcedure
       .input(TotpEnableRequest)
       .output(TotpEnableResponse)
-      .mutation(({ ctx, input }) => auth.enableTotp(ctx.deps, ctx.actor, input.code)),
+      .mutation(({ ctx, input }) => auth.enableTotp(ctx.deps, ctx.actor, input)),
     disable: sessionProcedure
       .input(TotpDisableRequest)
       .output(z.void())
