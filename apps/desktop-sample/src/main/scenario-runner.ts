@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { ScenarioRun, ScenarioTimelineEntry } from "../shared/bridge.ts";
 
 /**
- * The QA panel's scenario runner: runs a `licensing-sim` scenario file (packages/simulator) in its own
+ * The QA panel's scenario runner: runs a `licensing-sim` scenario file (apps/simulator) in its own
  * process (`licensing-sim run <file> --json`: the real server in-process on the simulator's virtual clock,
  * shared with the SDK) and turns its JSON report into the panel's timeline. A child process keeps the
  * simulator's server, database and tsx out of the app's main process and its bundle (decision 0033).
