@@ -10,6 +10,7 @@ export {
   formatLicenseKey,
   normalizeLicenseKey,
   isLicenseKey,
+  isLicenseKeyPrefix,
   LICENSE_KEY_PATTERN,
   LICENSE_KEY_PREFIX,
   LICENSE_KEY_RANDOM_BYTES,

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
-import { LICENSE_STATUSES } from "@licensing/client";
+import { CLIENT_STATUSES } from "@licensing/client";
 import { z } from "zod";
 import type { ScenarioRun, ScenarioTimelineEntry } from "../shared/bridge.ts";
 
@@ -38,7 +38,7 @@ const Event = z.object({
   elapsed: z.number(),
   line: z.number().nullable(),
   step: z.string(),
-  status: z.enum(LICENSE_STATUSES).nullable(),
+  status: z.enum(CLIENT_STATUSES).nullable(),
   outcome: z.string(),
   message: z.string().nullable(),
 });

@@ -2,7 +2,8 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cachePaths, LicenseClient } from "@licensing/client";
-import type { Backend, IssuedLicense } from "../backend/backend.ts";
+import type { LicenseIssueResponse } from "@licensing/contracts";
+import type { Backend } from "../backend/backend.ts";
 import { SimulatorError } from "../backend/panel-api.ts";
 import { formatDuration } from "../scenario/duration.ts";
 import type { Scenario, ScenarioStep } from "../scenario/parse.ts";
@@ -37,7 +38,7 @@ export class ScenarioRun {
   private client: LicenseClient | null = null;
   private lastInitialize: boolean | null = null;
   private machine: string;
-  private license!: IssuedLicense;
+  private license!: LicenseIssueResponse;
   private folder = "";
   private licensePath = "";
   private inAdvance = false;

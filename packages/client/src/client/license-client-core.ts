@@ -1,7 +1,7 @@
 import { toPublicKey } from "../crypto/verify.ts";
 import type { LicenseCheck } from "../license/license-file.ts";
 import { checkMarker, type MarkerProblem } from "../license/marker-check.ts";
-import { deriveStatus, isUsable, type LicenseStatus } from "../status/derive-status.ts";
+import { deriveStatus, isUsable, type ClientStatus } from "../status/derive-status.ts";
 import { observe, type ObservedTime } from "../status/observed-time.ts";
 import { valueAtPath } from "./config-path.ts";
 import { Connection } from "./connection.ts";
@@ -36,7 +36,7 @@ export class LicenseClientCore {
   private persistedAt = -Infinity;
   private connection: Connection | null = null;
   private readonly listeners = new Set<StatusListener>();
-  private lastStatus: LicenseStatus = "Invalid";
+  private lastStatus: ClientStatus = "Invalid";
   /** Listeners hear of changes once `initialize` has settled, not of the steps on its way. */
   private settled = false;
   private watchTimer: unknown = null;
@@ -109,7 +109,7 @@ export class LicenseClientCore {
   }
 
   /** The status now (computed on every read from `clock()`). */
-  get status(): LicenseStatus {
+  get status(): ClientStatus {
     return this.statusDetails.status;
   }
 
@@ -295,7 +295,7 @@ export class LicenseClientCore {
     });
   }
 
-  private emitIfChanged(status: LicenseStatus = this.statusDetails.status) {
+  private emitIfChanged(status: ClientStatus = this.statusDetails.status) {
     const previous = this.lastStatus;
     if (!this.settled || status === previous) return;
     this.lastStatus = status;

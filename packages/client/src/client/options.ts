@@ -2,7 +2,7 @@ import type { PublicKeyInput } from "../crypto/verify.ts";
 import type { ApiFailure } from "../http/server-api.ts";
 import type { MarkerProblem } from "../license/marker-check.ts";
 import type { HwBindingMode, TokenConfig } from "../license/types.ts";
-import type { LicenseStatus, StatusDetails } from "../status/derive-status.ts";
+import type { ClientStatus, StatusDetails } from "../status/derive-status.ts";
 import type { ClientLogger } from "./connection.ts";
 import type { Scheduler } from "./scheduler.ts";
 import type { LicenseStorage } from "./storage.ts";
@@ -65,4 +65,4 @@ export interface LicenseInfo {
   config: TokenConfig;
 }
 
-export type StatusListener = (status: LicenseStatus, previous: LicenseStatus) => void;
+export type StatusListener = (status: ClientStatus, previous: ClientStatus) => void;

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LicenseStatus } from "../status/derive-status.ts";
+import type { ClientStatus } from "../status/derive-status.ts";
 import { offlineFetch, startSdkTestServer, type SdkTestServer } from "../testing/server.ts";
 import { defaultFingerprint } from "./fingerprint.ts";
 
@@ -31,7 +31,7 @@ describe("LicenseClient against the real server", () => {
   it("issue, download, initialize: Active with the server's marker cached, features and config", async () => {
     const onDisk = await server.licenseOnDisk({ config });
     const client = server.client(onDisk, { deactivateOnDispose: false });
-    const changes: Array<[LicenseStatus, LicenseStatus]> = [];
+    const changes: Array<[ClientStatus, ClientStatus]> = [];
     client.onStatusChange((status, previous) => changes.push([status, previous]));
     expect(client.status).toBe("Invalid");
     expect(client.statusDetails.reason).toBe("not-initialized");
@@ -96,7 +96,7 @@ describe("LicenseClient against the real server", () => {
     await online.dispose();
 
     const offline = server.client(onDisk, { fetch: offlineFetch });
-    const seen: LicenseStatus[] = [];
+    const seen: ClientStatus[] = [];
     offline.onStatusChange((status) => seen.push(status));
     expect(await offline.initialize()).toBe(true);
     expect(offline.statusDetails).toMatchObject({
