@@ -2,7 +2,13 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ClientStatus } from "../status/derive-status.ts";
-import { offlineFetch, startSdkTestServer, type SdkTestServer } from "../testing/server.ts";
+import {
+  manualScheduler,
+  offlineFetch,
+  startSdkTestServer,
+  watchTimer,
+  type SdkTestServer,
+} from "../../testing/index.ts";
 import { defaultFingerprint } from "./fingerprint.ts";
 
 const SECOND = 1000;
@@ -95,7 +101,8 @@ describe("LicenseClient against the real server", () => {
     const markerExpiresAt = online.statusDetails.markerExpiresAt!;
     await online.dispose();
 
-    const offline = server.client(onDisk, { fetch: offlineFetch });
+    const scheduler = manualScheduler();
+    const offline = server.client(onDisk, { fetch: offlineFetch, scheduler });
     const seen: ClientStatus[] = [];
     offline.onStatusChange((status) => seen.push(status));
     expect(await offline.initialize()).toBe(true);
@@ -107,12 +114,14 @@ describe("LicenseClient against the real server", () => {
     server.app.clock.set(new Date(markerExpiresAt - SECOND));
     expect(offline.status).toBe("Active");
     server.app.clock.set(new Date(markerExpiresAt + SECOND));
+    scheduler.fire(watchTimer);
     expect(offline.statusDetails).toMatchObject({
       status: "GracePeriod",
       reason: "marker-expired",
       nextTransitionAt: markerExpiresAt + DAY,
     });
     server.app.clock.set(new Date(markerExpiresAt + DAY + SECOND));
+    scheduler.fire(watchTimer);
     expect(offline.statusDetails).toMatchObject({ status: "Expired", reason: "grace-ended" });
     expect(seen).toEqual(["Active", "GracePeriod", "Expired"]);
     await offline.dispose();
