@@ -295,7 +295,7 @@ export class ScenarioRun {
         this.moveTime(stop - this.elapsed);
         if (this.backend.kind === "local") await this.backend.runJobs(this.elapsed >= target);
         await this.scheduler.fireDue();
-        void this.client?.status; // a status read notices (and reports) a transition
+        this.client?.refreshStatus(); // the client notices (and reports) a transition where time stops
         if (this.elapsed >= target) break;
       }
     } finally {
@@ -352,7 +352,8 @@ export class ScenarioRun {
     { outcome, message }: StepOutcome,
     status?: Pick<TimelineEvent, "status" | "reason">,
   ) {
-    const details = status ?? (this.client ? this.client.statusDetails : null);
+    // A step ends where time stops: the client observes its clock there, as its watch would.
+    const details = status ?? (this.client ? this.client.refreshStatus() : null);
     let requests = null;
     if (kind !== "transition") {
       const counts = this.network.takeCounts();
