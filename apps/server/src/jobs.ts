@@ -15,8 +15,17 @@ export interface JobIntervals {
 /** The job that sends due webhook deliveries; woken by NOTIFY webhook_deliveries (decision 0024). */
 export const WEBHOOK_DELIVERY_JOB = "webhook-deliveries";
 
+/** The ids of the jobs every server instance runs: what `workers.wake` takes. */
+export type ServerJobId =
+  | "license-expiry"
+  | "missed-heartbeats"
+  | "idempotency-purge"
+  | typeof WEBHOOK_DELIVERY_JOB
+  | "heartbeat-partitions"
+  | "usage-rollup";
+
 /** The jobs every server instance runs. */
-export function serverJobs(intervals: JobIntervals): JobDefinition[] {
+export function serverJobs(intervals: JobIntervals): JobDefinition<ServerJobId>[] {
   return [
     {
       id: "license-expiry",
