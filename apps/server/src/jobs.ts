@@ -1,11 +1,14 @@
-import { analytics, purgeIdempotencyKeys, sweepers, webhooks } from "@licensing/core";
+import { analytics, auth, purgeIdempotencyKeys, purgeMailOutbox, sweepers, webhooks } from "@licensing/core";
 import type { JobDefinition } from "./workers.ts";
 
 export interface JobIntervals {
   /** The expiry and silence sweepers (default one minute). */
   sweepIntervalMs: number;
-  /** Forgetting idempotency keys past their window (default one hour). */
-  idempotencyPurgeIntervalMs: number;
+  /**
+   * Forgetting idempotency keys and sign-in attempts past their windows, and outbox mails past their 30
+   * days (default one hour).
+   */
+  purgeIntervalMs: number;
   /** WEBHOOK_POLL_INTERVAL_SECONDS: the fallback poll of the webhook dispatcher, which commits wake. */
   webhookPollIntervalMs: number;
   /** Heartbeat partitions and the daily usage rollup (default ten minutes; each has work once a day). */
@@ -39,8 +42,18 @@ export function serverJobs(intervals: JobIntervals): JobDefinition<ServerJobId>[
     },
     {
       id: "idempotency-purge",
-      intervalMs: intervals.idempotencyPurgeIntervalMs,
+      intervalMs: intervals.purgeIntervalMs,
       handler: (deps) => purgeIdempotencyKeys(deps),
+    },
+    {
+      id: "login-attempts-purge",
+      intervalMs: intervals.purgeIntervalMs,
+      handler: (deps) => auth.purgeLoginAttempts(deps),
+    },
+    {
+      id: "mail-outbox-purge",
+      intervalMs: intervals.purgeIntervalMs,
+      handler: (deps) => purgeMailOutbox(deps),
     },
     {
       id: WEBHOOK_DELIVERY_JOB,

@@ -7,8 +7,10 @@ import { answerClientErrors, createApp, createLogger } from "@licensing/api";
 import {
   bootstrapOperator,
   createDeps,
+  SealedValueError,
   sealedUnderAnotherKey,
   systemClock,
+  upgradeSealedValues,
   webhooks,
   type Clock,
   type Deps,
@@ -48,7 +50,7 @@ export interface StartOptions {
 const DEFAULT_ADMIN_DIR = fileURLToPath(new URL("../../admin/dist", import.meta.url));
 
 const SWEEP_INTERVAL_MS = 60_000;
-const IDEMPOTENCY_PURGE_INTERVAL_MS = 3_600_000;
+const PURGE_INTERVAL_MS = 3_600_000;
 const ANALYTICS_INTERVAL_MS = 600_000;
 
 export const VERSION = "0.1.0";
@@ -91,6 +93,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
     },
     webhooks: { ...options.webhooks, allowPrivate: env.WEBHOOK_ALLOW_PRIVATE },
     analytics: { heartbeatRetentionDays: env.HEARTBEAT_RETENTION_DAYS },
+    sessions: { maxAgeDays: env.SESSION_MAX_AGE_DAYS },
   });
   const refused = await sealedUnderAnotherKey(database.db, deps.secrets);
   if (refused.length > 0) {
@@ -98,6 +101,20 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
     throw new EnvError(
       `LICENSING_MASTER_KEY: this key does not open the ${refused.join(", ")} stored in the database; ` +
         `start with the key they were sealed under (npm run rotate-master-key moves them to a new one)`,
+    );
+  }
+  try {
+    const upgraded = await upgradeSealedValues(database.db, deps.secrets);
+    if (Object.values(upgraded).some((n) => n > 0))
+      logger.info(
+        { resealed: upgraded },
+        "re-sealed the stored secrets in the v2 format, bound to their rows",
+      );
+  } catch (error) {
+    if (!(error instanceof SealedValueError)) throw error;
+    if (!options.database) await database.close();
+    throw new EnvError(
+      `${error.message}. Nothing was re-sealed: start with the master key they were sealed under`,
     );
   }
   await ensureOperator(deps, env);
@@ -115,7 +132,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
   });
   const jobs = serverJobs({
     sweepIntervalMs: options.sweepIntervalMs ?? SWEEP_INTERVAL_MS,
-    idempotencyPurgeIntervalMs: IDEMPOTENCY_PURGE_INTERVAL_MS,
+    purgeIntervalMs: PURGE_INTERVAL_MS,
     webhookPollIntervalMs: env.WEBHOOK_POLL_INTERVAL_SECONDS * 1000,
     analyticsIntervalMs: ANALYTICS_INTERVAL_MS,
   });

@@ -24,6 +24,7 @@ export const errorCatalogue = {
   "request.malformed_http": "Validation",
   "request.header_too_large": "HeaderTooLarge",
   "request.timeout": "RequestTimeout",
+  "request.batch_too_large": "Validation",
   "route.not_found": "NotFound",
   "rate_limit.exceeded": "TooManyRequests",
   internal: "Failure",

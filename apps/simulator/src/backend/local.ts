@@ -19,12 +19,12 @@ const NEVER_MS = 2 ** 31 - 1;
 const HOUR_MS = 3_600_000;
 /**
  * The jobs every server runs, on the intervals of virtual time the simulator runs them at: the sweepers
- * the purge and the webhook poll once an hour (a real server sweeps every minute: a virtual month of that would cost tens
+ * the purges and the webhook poll once an hour (a real server sweeps every minute: a virtual month of that would cost tens
  * of thousands of sweeps), the analytics jobs once a day (they have work once a day). Decision 0022.
  */
 const JOBS = serverJobs({
   sweepIntervalMs: HOUR_MS,
-  idempotencyPurgeIntervalMs: HOUR_MS,
+  purgeIntervalMs: HOUR_MS,
   webhookPollIntervalMs: HOUR_MS,
   analyticsIntervalMs: 24 * HOUR_MS,
 });

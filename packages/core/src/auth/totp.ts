@@ -3,11 +3,13 @@ import { and, eq, isNull } from "drizzle-orm";
 import { tables, type UserRow } from "@licensing/db";
 import { generateSecret, generateURI, verify } from "otplib";
 import { sha256Hex } from "../crypto/hash.ts";
+import { sealedAt } from "../crypto/sealed-columns.ts";
 import { recordAudit } from "../audit/record.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
 import type { UserActor } from "./actor.ts";
-import { assertCurrentPassword, assertNotLockedOut, recordAuthFailure } from "./lockout.ts";
+import { assertCurrentPassword } from "./lockout.ts";
+import { admitAttempt, attemptSubject, withdrawAttempt } from "./throttle.ts";
 import { loadUser } from "./users.ts";
 
 const ISSUER = "Licensing Service";
@@ -19,7 +21,10 @@ export async function enrollTotp(deps: Deps, actor: UserActor) {
   const secret = generateSecret();
   await deps.db
     .update(tables.users)
-    .set({ totpSecret: deps.secrets.seal(secret), totpLastStep: null })
+    .set({
+      totpSecret: deps.secrets.seal(secret, sealedAt(tables.users.totpSecret, user.id)),
+      totpLastStep: null,
+    })
     .where(eq(tables.users.id, user.id));
   return { secret, otpauthUri: generateURI({ issuer: ISSUER, label: user.email, secret }) };
 }
@@ -28,12 +33,10 @@ export async function enableTotp(deps: Deps, actor: UserActor, code: string) {
   const user = await loadUser(deps.db, actor.userId);
   if (user.totpEnabled) fail("totp.already_enabled", "Two-factor authentication is already enabled");
   if (!user.totpSecret) fail("totp.not_enrolled", "Call /auth/2fa/enroll first");
-  await assertNotLockedOut(deps, user.id);
+  const attempt = await admitAttempt(deps, attemptSubject(user.email, actor.request));
   const step = await matchTotp(deps, user, code);
-  if (step === null) {
-    await recordAuthFailure(deps, user.id);
-    fail("totp.invalid_code", "code: the code is not valid for the enrolled secret");
-  }
+  if (step === null) return fail("totp.invalid_code", "code: the code is not valid for the enrolled secret");
+  await withdrawAttempt(deps.db, attempt);
   const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   await deps.db.transaction(async (tx) => {
     await tx
@@ -61,11 +64,12 @@ export async function enableTotp(deps: Deps, actor: UserActor, code: string) {
 export async function disableTotp(deps: Deps, actor: UserActor, input: { password: string; code: string }) {
   const user = await loadUser(deps.db, actor.userId);
   if (!user.totpEnabled) fail("totp.not_enabled", "Two-factor authentication is not enabled");
-  await assertCurrentPassword(deps, user, input.password, "password");
+  await assertCurrentPassword(deps, user, input.password, "password", actor.request);
+  const attempt = await admitAttempt(deps, attemptSubject(user.email, actor.request));
   if (!(await consumeSecondFactor(deps, user, input.code))) {
-    await recordAuthFailure(deps, user.id);
     fail("totp.invalid_code", "code: the code is neither a current TOTP code nor an unused recovery code");
   }
+  await withdrawAttempt(deps.db, attempt);
   await deps.db.transaction(async (tx) => {
     await tx
       .update(tables.users)
@@ -116,7 +120,9 @@ export async function consumeSecondFactor(deps: Deps, user: UserRow, code: strin
 /** The time step a code matches (±1 step of drift), or null; steps already used never match. */
 async function matchTotp(deps: Deps, user: UserRow, code: string): Promise<number | null> {
   if (!user.totpSecret || !/^\d{6}$/.test(code)) return null;
-  const secret = deps.secrets.open(user.totpSecret).toString("utf8");
+  const secret = deps.secrets
+    .open(user.totpSecret, sealedAt(tables.users.totpSecret, user.id))
+    .toString("utf8");
   const result = await verify({
     secret,
     token: code,
