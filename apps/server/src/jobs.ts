@@ -18,17 +18,8 @@ export interface JobIntervals {
 /** The job that sends due webhook deliveries; woken by NOTIFY webhook_deliveries (decision 0024). */
 export const WEBHOOK_DELIVERY_JOB = "webhook-deliveries";
 
-/** The ids of the jobs every server instance runs: what `workers.wake` takes. */
-export type ServerJobId =
-  | "license-expiry"
-  | "missed-heartbeats"
-  | "idempotency-purge"
-  | typeof WEBHOOK_DELIVERY_JOB
-  | "heartbeat-partitions"
-  | "usage-rollup";
-
 /** The jobs every server instance runs. */
-export function serverJobs(intervals: JobIntervals): JobDefinition<ServerJobId>[] {
+export function serverJobs(intervals: JobIntervals) {
   return [
     {
       id: "license-expiry",
@@ -73,5 +64,8 @@ export function serverJobs(intervals: JobIntervals): JobDefinition<ServerJobId>[
       intervalMs: intervals.analyticsIntervalMs,
       handler: (deps) => analytics.rollupUsage(deps),
     },
-  ];
+  ] as const satisfies readonly JobDefinition[];
 }
+
+/** The ids of the jobs every server instance runs: what its `workers.wake` takes. */
+export type ServerJobId = ReturnType<typeof serverJobs>[number]["id"];
