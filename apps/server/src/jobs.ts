@@ -19,7 +19,7 @@ export interface JobIntervals {
 export const WEBHOOK_DELIVERY_JOB = "webhook-deliveries";
 
 /** The jobs every server instance runs. */
-export function serverJobs(intervals: JobIntervals): JobDefinition[] {
+export function serverJobs(intervals: JobIntervals) {
   return [
     {
       id: "license-expiry",
@@ -64,5 +64,8 @@ export function serverJobs(intervals: JobIntervals): JobDefinition[] {
       intervalMs: intervals.analyticsIntervalMs,
       handler: (deps) => analytics.rollupUsage(deps),
     },
-  ];
+  ] as const satisfies readonly JobDefinition[];
 }
+
+/** The ids of the jobs every server instance runs: what its `workers.wake` takes. */
+export type ServerJobId = ReturnType<typeof serverJobs>[number]["id"];

@@ -20,15 +20,15 @@ import { createDatabase, type Database } from "@licensing/db";
 import { pino, type Logger } from "pino";
 import { EnvError, type Env } from "./env.ts";
 import { loadMasterKey } from "./master-key.ts";
-import { serverJobs, WEBHOOK_DELIVERY_JOB } from "./jobs.ts";
+import { serverJobs, WEBHOOK_DELIVERY_JOB, type ServerJobId } from "./jobs.ts";
 import { connectRedis } from "./redis.ts";
-import { startWorkers, type JobDefinition, type Workers } from "./workers.ts";
+import { startWorkers, type Workers } from "./workers.ts";
 
 export interface RunningServer {
   url: string;
   deps: Deps;
   /** The background jobs; `wake(id)` runs one now. */
-  workers: Workers;
+  workers: Workers<ServerJobId>;
   /** Stops accepting, lets in-flight requests finish, then closes the pool and Redis. */
   close(): Promise<void>;
 }
@@ -45,8 +45,6 @@ export interface StartOptions {
   adminDir?: string;
   /** Webhook settings the environment does not carry (tests: a short timeout, a resolver). */
   webhooks?: Partial<WebhookSettings>;
-  /** More jobs to run beside the server's own. */
-  jobs?: JobDefinition[];
 }
 
 const DEFAULT_ADMIN_DIR = fileURLToPath(new URL("../../admin/dist", import.meta.url));
@@ -138,7 +136,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
     webhookPollIntervalMs: env.WEBHOOK_POLL_INTERVAL_SECONDS * 1000,
     analyticsIntervalMs: ANALYTICS_INTERVAL_MS,
   });
-  const workers = startWorkers(deps, [...jobs, ...(options.jobs ?? [])]);
+  const workers = startWorkers(deps, jobs);
   // Commits that create or replay deliveries, in this instance or another, wake the dispatcher at once.
   const unlisten = await database.listen(webhooks.WAKE_CHANNEL, () => workers.wake(WEBHOOK_DELIVERY_JOB));
   const server = createServer(app);

@@ -1,3 +1,4 @@
+import type { LicenseIssueResponse } from "@licensing/contracts";
 import { signatureV1, signatureV2 } from "@licensing/core";
 import type { TestClient } from "./http-client.ts";
 import { createTemplate } from "./licensing.ts";
@@ -16,12 +17,8 @@ export async function createLicensedCompany(operator: TestClient) {
   return { companyId: res.body.id as string, templateId: template.id };
 }
 
-export interface IssuedLicense {
-  id: string;
-  licenseKey: string;
-  token: string;
-  publicKey: string;
-}
+/** A license as `POST /licenses` returns it. */
+export type IssuedLicense = LicenseIssueResponse;
 
 export async function issueLicense(
   operator: TestClient,

@@ -2,7 +2,8 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cachePaths, LicenseClient } from "@licensing/client";
-import type { Backend, IssuedLicense } from "../backend/backend.ts";
+import type { LicenseIssueResponse } from "@licensing/contracts";
+import type { Backend } from "../backend/backend.ts";
 import { SimulatorError } from "../backend/panel-api.ts";
 import { formatDuration } from "../scenario/duration.ts";
 import type { Scenario, ScenarioStep } from "../scenario/parse.ts";
@@ -37,7 +38,7 @@ export class ScenarioRun {
   private client: LicenseClient | null = null;
   private lastInitialize: boolean | null = null;
   private machine: string;
-  private license!: IssuedLicense;
+  private license!: LicenseIssueResponse;
   private folder = "";
   private licensePath = "";
   private inAdvance = false;
@@ -294,7 +295,7 @@ export class ScenarioRun {
         this.moveTime(stop - this.elapsed);
         if (this.backend.kind === "local") await this.backend.runJobs(this.elapsed >= target);
         await this.scheduler.fireDue();
-        void this.client?.status; // a status read notices (and reports) a transition
+        this.client?.refreshStatus(); // the client notices (and reports) a transition where time stops
         if (this.elapsed >= target) break;
       }
     } finally {
@@ -351,7 +352,8 @@ export class ScenarioRun {
     { outcome, message }: StepOutcome,
     status?: Pick<TimelineEvent, "status" | "reason">,
   ) {
-    const details = status ?? (this.client ? this.client.statusDetails : null);
+    // A step ends where time stops: the client observes its clock there, as its watch would.
+    const details = status ?? (this.client ? this.client.refreshStatus() : null);
     let requests = null;
     if (kind !== "transition") {
       const counts = this.network.takeCounts();

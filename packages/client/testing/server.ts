@@ -9,8 +9,7 @@ import {
   type TestApp,
   type TestClient,
 } from "@licensing/api/testing";
-import type { Scheduler } from "../client/scheduler.ts";
-import { LicenseClient, type LicenseClientOptions } from "../node/license-client.ts";
+import { LicenseClient, type LicenseClientOptions } from "../src/node/license-client.ts";
 
 /**
  * The real server for the SDK's end-to-end suites: the app on an ephemeral port over its own database,
@@ -105,33 +104,3 @@ export async function startSdkTestServer(): Promise<SdkTestServer> {
 export const offlineFetch: typeof fetch = async () => {
   throw new TypeError("fetch failed", { cause: new Error("connect ENETUNREACH") });
 };
-
-/** A scheduler whose timers fire only when the test says so. */
-export function manualScheduler() {
-  const timers = new Map<number, { callback: () => void; delayMs: number }>();
-  let next = 0;
-  const scheduler: Scheduler & {
-    /** The delays of the timers waiting, shortest first. */
-    pending(): number[];
-    /** Fires the waiting timer with the shortest delay that `which` accepts; returns that delay. */
-    fire(which?: (delayMs: number) => boolean): number;
-  } = {
-    setTimeout(callback, delayMs) {
-      timers.set(++next, { callback, delayMs });
-      return next;
-    },
-    clearTimeout: (handle) => void timers.delete(handle as number),
-    pending: () => [...timers.values()].map((t) => t.delayMs).sort((a, b) => a - b),
-    fire(which = () => true) {
-      const found = [...timers.entries()]
-        .filter(([, t]) => which(t.delayMs))
-        .sort((a, b) => a[1].delayMs - b[1].delayMs)[0];
-      if (!found) throw new Error("No such timer is waiting");
-      const [id, timer] = found;
-      timers.delete(id);
-      timer.callback();
-      return timer.delayMs;
-    },
-  };
-  return scheduler;
-}

@@ -1,4 +1,5 @@
-import { LICENSE_STATUSES, type LicenseStatus } from "@licensing/client";
+import { CLIENT_STATUSES, type ClientStatus } from "@licensing/client";
+import { HwBinding } from "@licensing/contracts";
 import { parseDuration } from "./duration.ts";
 
 /** Points in the license's life that `advance to` can aim at, read from the client's `statusDetails`. */
@@ -11,7 +12,7 @@ export const ANCHORS = {
 export type Anchor = keyof typeof ANCHORS;
 
 export type ExpectTarget =
-  | { kind: "status"; status: LicenseStatus }
+  | { kind: "status"; status: ClientStatus }
   | { kind: "usable"; value: boolean }
   | { kind: "initialized"; value: boolean }
   | { kind: "feature"; name: string; present: boolean }
@@ -32,7 +33,7 @@ export type Step =
   | { kind: "revoke"; reason: string | null }
   | { kind: "suspend" }
   | { kind: "resume" }
-  | { kind: "rebind"; fingerprint: string | null; binding: "none" | "fixed" | "firstActivation" | null }
+  | { kind: "rebind"; fingerprint: string | null; binding: HwBinding | null }
   | { kind: "transfer" }
   | { kind: "download-license" }
   | { kind: "delete-license" }
@@ -60,8 +61,6 @@ interface StepSpec {
   /** The step from its arguments, or the reason they are wrong. */
   parse(args: string[]): Step | string;
 }
-
-const BINDINGS = ["none", "fixed", "firstActivation"] as const;
 
 const noArgs =
   (step: Step) =>
@@ -91,10 +90,10 @@ function parseExpect(args: string[]): Step | string {
     case undefined:
       return "needs what to check: status, usable, initialized, feature, no-feature, config, details.…, license.…, server.…";
     case "status": {
-      const status = LICENSE_STATUSES.find((s) => s === text);
+      const status = CLIENT_STATUSES.find((s) => s === text);
       return status
         ? expect({ kind: "status", status })
-        : `status must be one of ${LICENSE_STATUSES.join(", ")}, got "${text}"`;
+        : `status must be one of ${CLIENT_STATUSES.join(", ")}, got "${text}"`;
     }
     case "usable":
     case "initialized":
@@ -271,13 +270,14 @@ export const STEP_SPECS: StepSpec[] = [
     remote: "ok",
     parse(args) {
       if (args.length < 1 || args.length > 2) return "needs a fingerprint (or none) and optionally a mode";
-      const binding = args[1] ?? null;
-      if (binding !== null && !BINDINGS.includes(binding as never))
-        return `the mode must be one of ${BINDINGS.join(", ")}, got "${binding}"`;
+      const mode = args[1] ?? null;
+      const binding = mode === null ? null : HwBinding.safeParse(mode);
+      if (binding && !binding.success)
+        return `the mode must be one of ${HwBinding.options.join(", ")}, got "${mode}"`;
       return {
         kind: "rebind",
         fingerprint: args[0] === "none" ? null : args[0]!,
-        binding: binding as (typeof BINDINGS)[number] | null,
+        binding: binding ? binding.data : null,
       };
     },
   },

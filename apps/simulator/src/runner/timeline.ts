@@ -1,4 +1,4 @@
-import type { LicenseStatus, StatusReason } from "@licensing/client";
+import type { ClientStatus, StatusReason } from "@licensing/client";
 import type { NetworkCounts } from "../runtime/network.ts";
 
 export type Outcome =
@@ -25,7 +25,7 @@ export interface TimelineEvent {
   /** The step as written, or what happened. */
   step: string;
   /** The client's status afterwards; null while no application runs. */
-  status: LicenseStatus | null;
+  status: ClientStatus | null;
   reason: StatusReason | null;
   outcome: Outcome;
   /** What the step did or found: `initialize() → true`, `expected Active, got GracePeriod (marker-expired)`. */

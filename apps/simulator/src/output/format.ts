@@ -1,4 +1,4 @@
-import type { LicenseStatus } from "@licensing/client";
+import type { ClientStatus } from "@licensing/client";
 import { formatDuration } from "../scenario/duration.ts";
 
 /** `2026-01-04 00:00:00` (UTC), with milliseconds only when there are any. */
@@ -12,7 +12,7 @@ export function formatTime(ms: number): string {
 export const formatElapsed = (ms: number) => `T+${formatDuration(ms)}`;
 
 /** One colour per status, shared by the terminal and the HTML report. */
-export const STATUS_COLOURS: Record<LicenseStatus, { ansi: number; css: string }> = {
+export const STATUS_COLOURS: Record<ClientStatus, { ansi: number; css: string }> = {
   Active: { ansi: 32, css: "#2e9d57" },
   GracePeriod: { ansi: 33, css: "#e0a21b" },
   Expired: { ansi: 31, css: "#cf3b3b" },

@@ -1,15 +1,9 @@
+import type { HwBinding, LicenseIssueResponse } from "@licensing/contracts";
 import type { LicenseTermsInput } from "../scenario/parse.ts";
 import type { PanelApi } from "./panel-api.ts";
 import { SimulatorError } from "./panel-api.ts";
 
-export interface IssuedLicense {
-  id: string;
-  licenseKey: string;
-  /** The template's public key (hex): the key the application ships. */
-  publicKey: string;
-}
-
-export type Rebind = { fingerprint: string | null; binding: "none" | "fixed" | "firstActivation" | null };
+export type Rebind = { fingerprint: string | null; binding: HwBinding | null };
 
 /**
  * The server a scenario runs against: the in-process one (`local`, whose clock the simulator owns) or a
@@ -46,9 +40,9 @@ export class LicenseActions {
     private readonly templateId: string,
   ) {}
 
-  issue(terms: LicenseTermsInput, machine: string, now: number): Promise<IssuedLicense> {
+  issue(terms: LicenseTermsInput, machine: string, now: number): Promise<LicenseIssueResponse> {
     const config = { ...terms.config, features: terms.features, limits: terms.limits };
-    return this.api.post<IssuedLicense>("/licenses", {
+    return this.api.post<LicenseIssueResponse>("/licenses", {
       companyId: this.companyId,
       templateId: this.templateId,
       config: JSON.stringify(config),

@@ -1,3 +1,4 @@
+import { HwBinding } from "@licensing/contracts";
 import { isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import { z } from "zod";
 import { parseDuration } from "./duration.ts";
@@ -30,7 +31,7 @@ const LicenseTerms = z
     validFor: Duration.prefault("365d"),
     trial: z.boolean().default(false),
     /** `fixed` pins the license to the scenario's `machine`. */
-    binding: z.enum(["none", "fixed", "firstActivation"]).default("none"),
+    binding: HwBinding.default("none"),
     features: z.array(z.string()).default([]),
     limits: z.record(z.string(), z.unknown()).default({}),
     /** Further members of the license's config. */

@@ -1,4 +1,4 @@
-import type { LicenseStatus } from "@licensing/client";
+import type { ClientStatus } from "@licensing/client";
 import type { ScenarioResult, TimelineEvent } from "../runner/timeline.ts";
 import { formatElapsed, formatTime, STATUS_COLOURS } from "./format.ts";
 
@@ -15,7 +15,7 @@ const BAND_HEIGHT = 22;
 interface Band {
   from: number;
   to: number;
-  status: LicenseStatus | null;
+  status: ClientStatus | null;
 }
 
 /**
@@ -105,7 +105,7 @@ ${result.events.map(eventRow).join("\n")}
 /** A self-contained HTML page: per scenario, the status as coloured bands over time, and its timeline. */
 export function htmlReport(results: ScenarioResult[], generatedAt: Date): string {
   const failed = results.filter((r) => !r.ok).length;
-  const legend = (Object.keys(STATUS_COLOURS) as LicenseStatus[])
+  const legend = (Object.keys(STATUS_COLOURS) as ClientStatus[])
     .map((s) => `<span class="status" style="background:${STATUS_COLOURS[s].css}">${s}</span>`)
     .join(" ");
   return `<!doctype html>

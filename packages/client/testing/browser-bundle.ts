@@ -1,7 +1,7 @@
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 
-export const CORE_ENTRY = new URL("../core.ts", import.meta.url).pathname;
+export const CORE_ENTRY = new URL("../src/core.ts", import.meta.url).pathname;
 
 export interface BrowserBundle {
   minifiedBytes: number;
