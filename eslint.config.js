@@ -3,28 +3,45 @@ import tseslint from "typescript-eslint";
 
 // Package boundaries (docs/decisions/0002): protocol <- contracts <- db <- core <- api <- apps/server;
 // client -> protocol, contracts (types only), and its core entry uses no Node built-ins (decision 0020).
+// The applications compose the packages, and no package imports an application.
+const APPS = ["@licensing/server", "@licensing/simulator", "@licensing/desktop-sample", "@licensing/admin"];
 const boundaries = {
   "packages/protocol": [
     "@licensing/contracts",
     "@licensing/db",
     "@licensing/core",
     "@licensing/api",
-    "@licensing/server",
+    "@licensing/client",
+    ...APPS,
   ],
-  "packages/contracts": ["@licensing/db", "@licensing/core", "@licensing/api", "@licensing/server"],
-  "packages/db": ["@licensing/core", "@licensing/api", "@licensing/server"],
-  "packages/core": ["@licensing/api", "@licensing/server"],
-  "packages/api": ["@licensing/db", "@licensing/server"],
-  "packages/client": [
+  "packages/contracts": ["@licensing/db", "@licensing/core", "@licensing/api", "@licensing/client", ...APPS],
+  "packages/db": ["@licensing/core", "@licensing/api", "@licensing/client", ...APPS],
+  "packages/core": ["@licensing/api", "@licensing/client", ...APPS],
+  "packages/api": ["@licensing/db", "@licensing/client", ...APPS],
+  "packages/client": ["@licensing/db", "@licensing/core", "@licensing/api", ...APPS],
+  // The simulator drives the SDK through its API and starts the server in-process (decision 0022): the
+  // protocol's formats and the HTTP layer are not its business.
+  "apps/simulator": [
+    "@licensing/protocol",
+    "@licensing/api",
+    "@licensing/desktop-sample",
+    "@licensing/admin",
+  ],
+  // The desktop sample is what a customer's product is: it has the SDK, and nothing of the service.
+  "apps/desktop-sample": [
+    "@licensing/protocol",
+    "@licensing/contracts",
     "@licensing/db",
     "@licensing/core",
     "@licensing/api",
     "@licensing/server",
     "@licensing/simulator",
+    "@licensing/admin",
   ],
 };
 const boundary = (name) => ({ group: [name, `${name}/*`], message: "Breaks the package boundary." });
 const noNodeBuiltins = (message) => ({ group: ["node:*"], message });
+const testsAndHelpers = ["**/*.test.ts", "**/testing/**"];
 
 export default tseslint.config(
   {
@@ -46,8 +63,8 @@ export default tseslint.config(
     },
   },
   ...Object.entries(boundaries).map(([dir, forbidden]) => ({
-    files: [`${dir}/src/**/*.ts`],
-    ignores: ["**/*.test.ts", "**/testing/**"],
+    files: [`${dir}/src/**/*.{ts,tsx}`],
+    ignores: testsAndHelpers,
     rules: {
       "no-restricted-imports": [
         "error",
@@ -65,7 +82,7 @@ export default tseslint.config(
   {
     // The SDK publishes alone: it bundles the protocol, and takes only types from the contracts.
     files: ["packages/client/src/**/*.ts"],
-    ignores: ["**/*.test.ts", "**/testing/**"],
+    ignores: testsAndHelpers,
     rules: {
       "@typescript-eslint/no-restricted-imports": [
         "error",
@@ -84,20 +101,34 @@ export default tseslint.config(
   {
     // `@licensing/client/core` bundles for browsers and Electron renderers: only src/node and the Node entry may use Node.
     files: ["packages/client/src/**/*.ts"],
-    ignores: ["**/*.test.ts", "**/testing/**", "packages/client/src/node/**", "packages/client/src/index.ts"],
+    ignores: [...testsAndHelpers, "packages/client/src/node/**", "packages/client/src/index.ts"],
     rules: {
       "no-restricted-imports": [
         "error",
         {
           patterns: [
-            ...[
-              "@licensing/db",
-              "@licensing/core",
-              "@licensing/api",
-              "@licensing/server",
-              "@licensing/simulator",
-            ].map(boundary),
+            ...boundaries["packages/client"].map(boundary),
             noNodeBuiltins("The SDK's core entry runs in browsers too: Node built-ins belong in src/node."),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The desktop sample's renderer runs in Chromium (decision 0034): the SDK's browser entry, no Node.
+    files: ["apps/desktop-sample/src/{renderer,shared}/**/*.{ts,tsx}"],
+    ignores: testsAndHelpers,
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            ...boundaries["apps/desktop-sample"].map(boundary),
+            {
+              regex: "^@licensing/client(?!/core$)(/.*)?$",
+              message: "The renderer takes @licensing/client/core, the SDK without Node built-ins.",
+            },
+            noNodeBuiltins("The renderer runs in Chromium: no Node built-ins."),
           ],
         },
       ],

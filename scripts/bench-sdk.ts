@@ -22,7 +22,7 @@ import {
   toPublicKey,
   verifyLicenseToken,
 } from "../packages/client/src/index.ts";
-import { bundleForBrowser } from "../packages/client/src/testing/browser-bundle.ts";
+import { bundleForBrowser } from "../packages/client/testing/browser-bundle.ts";
 
 const { values: args } = parseArgs({
   options: {

@@ -18,4 +18,7 @@ export default defineConfig({
     proxy: { "/api": proxied, "/trpc": proxied, "/healthz": proxied },
   },
   build: { outDir: "dist", emptyOutDir: true, chunkSizeWarningLimit: 1500 },
+  // The server replaces this with a fresh nonce on every page load (CSP_NONCE_PLACEHOLDER in
+  // packages/api/src/http/security-headers.ts); Mantine's <style> tags carry it (decision 0038).
+  html: { cspNonce: "__CSP_NONCE__" },
 });

@@ -21,7 +21,14 @@ const shared = {
 
 await rm("dist", { recursive: true, force: true });
 await Promise.all([
-  build({ ...shared, format: ["esm"], dts: true, external: ["@noble/ed25519"] }),
+  build({
+    ...shared,
+    format: ["esm"],
+    // The protocol's types (a token's claims, a marker's payload) are written into the declarations too:
+    // reached by this path, and not through node_modules, the protocol's sources count as the package's own.
+    dts: { compilerOptions: { paths: { "@licensing/protocol": ["../protocol/src/index.ts"] } } },
+    external: ["@noble/ed25519"],
+  }),
   // @noble/ed25519 is ESM only: bundled into the CommonJS build, `require` works on every Node and Electron.
   build({ ...shared, format: ["cjs"], noExternal: [...shared.noExternal, "@noble/ed25519"] }),
 ]);

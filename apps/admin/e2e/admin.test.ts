@@ -1,6 +1,8 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { signedPost, type TestClient } from "@licensing/api/testing";
 import type { BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   choose,
   DESKTOP,
@@ -44,6 +46,7 @@ beforeAll(async () => {
   page = await ops.newPage();
 }, 240_000);
 afterAll(() => h?.close());
+afterEach(() => h?.expectNoCspViolations());
 
 const treeItem = (name: string) => page.getByRole("treeitem", { name, exact: true });
 
@@ -430,7 +433,18 @@ describe("the admin app", () => {
       await viewer.getByRole("textbox", { name: "Password", exact: true }).fill(state.viewerPassword!);
       await viewer.getByRole("button", { name: "Sign in" }).click();
       await viewer.getByRole("heading", { name: "Licenses" }).waitFor();
+      // Another session of the viewer's, which turning 2FA on ends.
+      const elsewhere = await h.app.client();
+      await elsewhere.login("viewer@acme.example", state.viewerPassword!);
       await viewer.getByRole("link", { name: "Profile" }).click();
+      // Signed in 10 minutes ago: the password must confirm it is the viewer.
+      h.app.clock.advance(10 * 60_000);
+      await viewer.getByRole("button", { name: "Set up two-factor authentication" }).click();
+      const password = viewer.getByRole("textbox", { name: "Password", exact: true });
+      await password.fill("not-the-password");
+      await viewer.getByRole("button", { name: "Set up two-factor authentication" }).click();
+      await viewer.getByText("password: the password is wrong").waitFor();
+      await password.fill(state.viewerPassword!);
       await viewer.getByRole("button", { name: "Set up two-factor authentication" }).click();
       await viewer.getByRole("img", { name: "QR code of the authenticator key" }).waitFor();
       const key = (await viewer.locator("p", { hasText: "Key:" }).locator("code").textContent())!;
@@ -446,6 +460,10 @@ describe("the admin app", () => {
       await viewer.getByText("Two-factor authentication is on").waitFor();
       const codes = (await viewer.locator("pre").textContent())!.trim().split("\n");
       expect(codes).toHaveLength(10);
+      expect((await elsewhere.get("/api/v1/panel/auth/me")).status).toBe(401);
+      expect((await h.app.smtp.waitFor("viewer@acme.example")).subject).toBe(
+        "Two-factor authentication was turned on",
+      );
       await expectAccessible(viewer);
       await screenshot(viewer, "profile");
       const login = await (
@@ -652,6 +670,38 @@ describe("the admin app", () => {
       await page.getByRole("cell", { name: "revoked" }).waitFor();
       const viewer = await h.app.client();
       await expect(viewer.login("viewer@acme.example", state.viewerPassword!)).rejects.toThrow(/401/);
+    },
+  );
+
+  it(
+    "refuses to be framed, and serves the API documentation under its own policy",
+    { timeout: LONG },
+    async () => {
+      // A page of another origin (another port) framing the app: the frame stays empty.
+      const attackerSite = createServer((_req, res) =>
+        res.end(`<!doctype html><iframe src="${h.app.url}/licenses"></iframe>`),
+      );
+      await new Promise<void>((resolve) => attackerSite.listen(0, "127.0.0.1", resolve));
+      const framing = await h.context();
+      try {
+        const attacker = await framing.newPage();
+        await attacker.goto(`http://127.0.0.1:${(attackerSite.address() as AddressInfo).port}/`);
+        await attacker.waitForLoadState("load");
+        const framed = attacker.frames().find((f) => f !== attacker.mainFrame())!;
+        expect(await framed.evaluate(() => document.getElementById("root") !== null)).toBe(false);
+      } finally {
+        await framing.close();
+        attackerSite.close();
+      }
+      // Chromium may report that refusal as a violation: the one this test causes on purpose.
+      expect(h.takeCspViolations().filter((v) => !v.includes("frame-ancestors"))).toEqual([]);
+
+      await page.goto("/api/docs/");
+      await page.getByRole("heading", { name: /Licensing service API/ }).waitFor();
+      await page
+        .getByRole("button", { name: /\/panel\/auth\/me/ })
+        .first()
+        .waitFor();
     },
   );
 });

@@ -22,8 +22,27 @@ export interface Harness {
   browser: Browser;
   /** A fresh browser profile (no cookies) on the app, at a viewport. */
   context(viewport?: { width: number; height: number }): Promise<BrowserContext>;
+  /**
+   * Fails on any Content-Security-Policy violation reported since the last call, in any context (each
+   * test file calls it after every test, and `close` once more): the app runs under the server's real
+   * policy, and a blocked script or style is a bug.
+   */
+  expectNoCspViolations(): void;
+  /** The violations reported since the last call, forgotten (for a test that causes one on purpose). */
+  takeCspViolations(): string[];
   close(): Promise<void>;
 }
+
+// Chromium reports a violation on the console ("Refused to apply inline style because it violates the
+// following Content Security Policy directive …"); the page's own `securitypolicyviolation` event says
+// the same in a line of ours, in case a version words the first differently.
+const CSP_CONSOLE = /Content Security Policy|CSP violation/i;
+const reportViolations = () =>
+  document.addEventListener("securitypolicyviolation", (e) =>
+    console.error(
+      `CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || "inline"} at ${e.sourceFile}`,
+    ),
+  );
 
 /**
  * The real app (REST + tRPC + the admin build) on an ephemeral port over an isolated database with a real
@@ -38,6 +57,9 @@ export async function startHarness(options: TestAppOptions = {}): Promise<Harnes
     args: ["--no-sandbox", "--disable-background-networking", "--disable-gpu"],
   });
   const contexts: BrowserContext[] = [];
+  const violations: string[] = [];
+  const expectNoCspViolations = () =>
+    expect(violations.splice(0), "Content-Security-Policy violations in the console").toEqual([]);
   return {
     app,
     browser,
@@ -50,13 +72,20 @@ export async function startHarness(options: TestAppOptions = {}): Promise<Harnes
         reducedMotion: "reduce",
       });
       context.setDefaultTimeout(15_000);
+      await context.addInitScript(reportViolations);
+      context.on("console", (message) => {
+        if (CSP_CONSOLE.test(message.text())) violations.push(`${message.page()?.url()}: ${message.text()}`);
+      });
       contexts.push(context);
       return context;
     },
+    expectNoCspViolations,
+    takeCspViolations: () => violations.splice(0),
     async close() {
       await Promise.all(contexts.map((c) => c.close().catch(() => undefined)));
       await browser.close();
       await app.close();
+      expectNoCspViolations();
     },
   };
 }

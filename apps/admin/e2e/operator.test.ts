@@ -7,7 +7,7 @@ import {
   type TestClient,
 } from "@licensing/api/testing";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   choose,
   dismissNotifications,
@@ -148,6 +148,7 @@ beforeAll(async () => {
   page = await (await h.context()).newPage();
 }, 240_000);
 afterAll(() => h?.close());
+afterEach(() => h?.expectNoCspViolations());
 
 const summary = (target: Page) => target.getByText(/activations, \d+ heartbeats, \d+ licenses issued/);
 /** A tile's figure and the line under it. */

@@ -8,7 +8,7 @@ import {
 import { startWebhookReceiver, type WebhookReceiver } from "@licensing/api/testing/webhook-receiver";
 import { MINUTE, HOUR, webhooks } from "@licensing/core";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   choose,
   dismissNotifications,
@@ -46,6 +46,7 @@ beforeAll(async () => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   page = await context.newPage();
 }, 240_000);
+afterEach(() => h?.expectNoCspViolations());
 afterAll(async () => {
   await receiver?.close();
   await h?.close();

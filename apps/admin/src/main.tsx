@@ -1,3 +1,4 @@
+import "./lib/csp.ts";
 import "@mantine/core/styles.css";
 import "@mantine/notifications/styles.css";
 import "@mantine/charts/styles.css";

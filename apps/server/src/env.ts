@@ -34,6 +34,7 @@ export const EnvSchema = z
       .transform((v) => v === "true"),
     CLIENT_SIGNATURE_MIN_VERSION: z.enum(["v1", "v2"]).default("v1"),
     HEARTBEAT_RETENTION_DAYS: positiveInt(400),
+    SESSION_MAX_AGE_DAYS: positiveInt(30),
     TRUST_PROXY: flag,
     SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
     BOOTSTRAP_OPERATOR_EMAIL: z.email().optional(),

@@ -1,11 +1,14 @@
-import { analytics, purgeIdempotencyKeys, sweepers, webhooks } from "@licensing/core";
+import { analytics, auth, purgeIdempotencyKeys, purgeMailOutbox, sweepers, webhooks } from "@licensing/core";
 import type { JobDefinition } from "./workers.ts";
 
 export interface JobIntervals {
   /** The expiry and silence sweepers (default one minute). */
   sweepIntervalMs: number;
-  /** Forgetting idempotency keys past their window (default one hour). */
-  idempotencyPurgeIntervalMs: number;
+  /**
+   * Forgetting idempotency keys and sign-in attempts past their windows, and outbox mails past their 30
+   * days (default one hour).
+   */
+  purgeIntervalMs: number;
   /** WEBHOOK_POLL_INTERVAL_SECONDS: the fallback poll of the webhook dispatcher, which commits wake. */
   webhookPollIntervalMs: number;
   /** Heartbeat partitions and the daily usage rollup (default ten minutes; each has work once a day). */
@@ -16,7 +19,7 @@ export interface JobIntervals {
 export const WEBHOOK_DELIVERY_JOB = "webhook-deliveries";
 
 /** The jobs every server instance runs. */
-export function serverJobs(intervals: JobIntervals): JobDefinition[] {
+export function serverJobs(intervals: JobIntervals) {
   return [
     {
       id: "license-expiry",
@@ -30,8 +33,18 @@ export function serverJobs(intervals: JobIntervals): JobDefinition[] {
     },
     {
       id: "idempotency-purge",
-      intervalMs: intervals.idempotencyPurgeIntervalMs,
+      intervalMs: intervals.purgeIntervalMs,
       handler: (deps) => purgeIdempotencyKeys(deps),
+    },
+    {
+      id: "login-attempts-purge",
+      intervalMs: intervals.purgeIntervalMs,
+      handler: (deps) => auth.purgeLoginAttempts(deps),
+    },
+    {
+      id: "mail-outbox-purge",
+      intervalMs: intervals.purgeIntervalMs,
+      handler: (deps) => purgeMailOutbox(deps),
     },
     {
       id: WEBHOOK_DELIVERY_JOB,
@@ -51,5 +64,8 @@ export function serverJobs(intervals: JobIntervals): JobDefinition[] {
       intervalMs: intervals.analyticsIntervalMs,
       handler: (deps) => analytics.rollupUsage(deps),
     },
-  ];
+  ] as const satisfies readonly JobDefinition[];
 }
+
+/** The ids of the jobs every server instance runs: what its `workers.wake` takes. */
+export type ServerJobId = ReturnType<typeof serverJobs>[number]["id"];

@@ -1,8 +1,9 @@
+import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TestClient } from "@licensing/api/testing";
-import { createSecretBox } from "@licensing/core";
+import { createSecretBox, sealedAt } from "@licensing/core";
 import { tables } from "@licensing/db";
 import { createTestDatabase, type TestDatabase } from "@licensing/db/testing";
 import { eq } from "drizzle-orm";
@@ -14,6 +15,9 @@ import { startServer } from "./server.ts";
 
 const OPS = { BOOTSTRAP_OPERATOR_EMAIL: "ops@example.com", BOOTSTRAP_OPERATOR_PASSWORD: "ops-password" };
 const TOTP_SECRET = "JBSWY3DPEHPK3PXP";
+const totpAt = (id: string) => sealedAt(tables.users.totpSecret, id);
+const keyAt = (id: string) => sealedAt(tables.signingKeys.privateKeySealed, id);
+const webhookAt = (id: string) => sealedAt(tables.webhookEndpoints.secretSealed, id);
 
 let dataDir: string;
 let database: TestDatabase;
@@ -58,14 +62,17 @@ describe("npm run rotate-master-key", () => {
     const before = await issueWith(oldKey);
     expect(before.status).toBe(201);
     const [operator] = await database.db.select().from(tables.users);
+    const boxOld = createSecretBox(Buffer.from(oldKey, "base64"));
     await database.db
       .update(tables.users)
-      .set({ totpSecret: createSecretBox(Buffer.from(oldKey, "base64")).seal(TOTP_SECRET) })
+      .set({ totpSecret: boxOld.seal(TOTP_SECRET, totpAt(operator!.id)) })
       .where(eq(tables.users.id, operator!.id));
     const WEBHOOK_SECRET = "webhook-secret-0123456789";
+    const endpointId = randomUUID();
     await database.db.insert(tables.webhookEndpoints).values({
+      id: endpointId,
       url: "https://hooks.example.com/in",
-      secretSealed: createSecretBox(Buffer.from(oldKey, "base64")).seal(WEBHOOK_SECRET),
+      secretSealed: boxOld.seal(WEBHOOK_SECRET, webhookAt(endpointId)),
       events: ["license.issued"],
       createdAt: new Date(),
       updatedAt: new Date(),
@@ -79,13 +86,12 @@ describe("npm run rotate-master-key", () => {
     const [key] = await database.db.select().from(tables.signingKeys);
     const [user] = await database.db.select().from(tables.users);
     const boxNew = createSecretBox(Buffer.from(newKey, "base64"));
-    const boxOld = createSecretBox(Buffer.from(oldKey, "base64"));
-    expect(boxNew.open(user!.totpSecret!).toString()).toBe(TOTP_SECRET);
-    expect(() => boxOld.open(key!.privateKeySealed)).toThrow();
-    expect(() => boxOld.open(user!.totpSecret!)).toThrow();
+    expect(boxNew.open(user!.totpSecret!, totpAt(user!.id)).toString()).toBe(TOTP_SECRET);
+    expect(() => boxOld.open(key!.privateKeySealed, keyAt(key!.id))).toThrow();
+    expect(() => boxOld.open(user!.totpSecret!, totpAt(user!.id))).toThrow();
     const [endpoint] = await database.db.select().from(tables.webhookEndpoints);
-    expect(boxNew.open(endpoint!.secretSealed).toString()).toBe(WEBHOOK_SECRET);
-    expect(() => boxOld.open(endpoint!.secretSealed)).toThrow();
+    expect(boxNew.open(endpoint!.secretSealed, webhookAt(endpointId)).toString()).toBe(WEBHOOK_SECRET);
+    expect(() => boxOld.open(endpoint!.secretSealed, webhookAt(endpointId))).toThrow();
 
     const after = await issueWith(newKey, before.templateId);
     expect(after).toMatchObject({ status: 201, publicKey: before.publicKey });

@@ -7,8 +7,10 @@ import { answerClientErrors, createApp, createLogger } from "@licensing/api";
 import {
   bootstrapOperator,
   createDeps,
+  SealedValueError,
   sealedUnderAnotherKey,
   systemClock,
+  upgradeSealedValues,
   webhooks,
   type Clock,
   type Deps,
@@ -18,15 +20,15 @@ import { createDatabase, type Database } from "@licensing/db";
 import { pino, type Logger } from "pino";
 import { EnvError, type Env } from "./env.ts";
 import { loadMasterKey } from "./master-key.ts";
-import { serverJobs, WEBHOOK_DELIVERY_JOB } from "./jobs.ts";
+import { serverJobs, WEBHOOK_DELIVERY_JOB, type ServerJobId } from "./jobs.ts";
 import { connectRedis } from "./redis.ts";
-import { startWorkers, type JobDefinition, type Workers } from "./workers.ts";
+import { startWorkers, type Workers } from "./workers.ts";
 
 export interface RunningServer {
   url: string;
   deps: Deps;
   /** The background jobs; `wake(id)` runs one now. */
-  workers: Workers;
+  workers: Workers<ServerJobId>;
   /** Stops accepting, lets in-flight requests finish, then closes the pool and Redis. */
   close(): Promise<void>;
 }
@@ -43,14 +45,12 @@ export interface StartOptions {
   adminDir?: string;
   /** Webhook settings the environment does not carry (tests: a short timeout, a resolver). */
   webhooks?: Partial<WebhookSettings>;
-  /** More jobs to run beside the server's own. */
-  jobs?: JobDefinition[];
 }
 
 const DEFAULT_ADMIN_DIR = fileURLToPath(new URL("../../admin/dist", import.meta.url));
 
 const SWEEP_INTERVAL_MS = 60_000;
-const IDEMPOTENCY_PURGE_INTERVAL_MS = 3_600_000;
+const PURGE_INTERVAL_MS = 3_600_000;
 const ANALYTICS_INTERVAL_MS = 600_000;
 
 export const VERSION = "0.1.0";
@@ -93,6 +93,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
     },
     webhooks: { ...options.webhooks, allowPrivate: env.WEBHOOK_ALLOW_PRIVATE },
     analytics: { heartbeatRetentionDays: env.HEARTBEAT_RETENTION_DAYS },
+    sessions: { maxAgeDays: env.SESSION_MAX_AGE_DAYS },
   });
   const refused = await sealedUnderAnotherKey(database.db, deps.secrets);
   if (refused.length > 0) {
@@ -100,6 +101,20 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
     throw new EnvError(
       `LICENSING_MASTER_KEY: this key does not open the ${refused.join(", ")} stored in the database; ` +
         `start with the key they were sealed under (npm run rotate-master-key moves them to a new one)`,
+    );
+  }
+  try {
+    const upgraded = await upgradeSealedValues(database.db, deps.secrets);
+    if (Object.values(upgraded).some((n) => n > 0))
+      logger.info(
+        { resealed: upgraded },
+        "re-sealed the stored secrets in the v2 format, bound to their rows",
+      );
+  } catch (error) {
+    if (!(error instanceof SealedValueError)) throw error;
+    if (!options.database) await database.close();
+    throw new EnvError(
+      `${error.message}. Nothing was re-sealed: start with the master key they were sealed under`,
     );
   }
   await ensureOperator(deps, env);
@@ -117,11 +132,11 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
   });
   const jobs = serverJobs({
     sweepIntervalMs: options.sweepIntervalMs ?? SWEEP_INTERVAL_MS,
-    idempotencyPurgeIntervalMs: IDEMPOTENCY_PURGE_INTERVAL_MS,
+    purgeIntervalMs: PURGE_INTERVAL_MS,
     webhookPollIntervalMs: env.WEBHOOK_POLL_INTERVAL_SECONDS * 1000,
     analyticsIntervalMs: ANALYTICS_INTERVAL_MS,
   });
-  const workers = startWorkers(deps, [...jobs, ...(options.jobs ?? [])]);
+  const workers = startWorkers(deps, jobs);
   // Commits that create or replay deliveries, in this instance or another, wake the dispatcher at once.
   const unlisten = await database.listen(webhooks.WAKE_CHANNEL, () => workers.wake(WEBHOOK_DELIVERY_JOB));
   const server = createServer(app);

@@ -8,11 +8,11 @@ const deps = { clock: createManualClock(), logger: pino({ level: "silent" }) } a
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A job that records when each run starts and ends, and takes `runMs` per run. */
-function recordingJob(id: string, intervalMs: number, runMs: number) {
+function recordingJob<Id extends string>(id: Id, intervalMs: number, runMs: number) {
   const runs: Array<{ start: number; end?: number }> = [];
   let active = 0;
   let maxActive = 0;
-  const job: JobDefinition = {
+  const job: JobDefinition<Id> = {
     id,
     intervalMs,
     async handler() {
@@ -83,6 +83,7 @@ describe("startWorkers", () => {
     await sleep(10);
     expect(job.runs).toHaveLength(3);
     await workers.stop();
+    // @ts-expect-error: wake takes the ids of the jobs started, and no other.
     expect(() => workers.wake("unknown")).toThrow(/No job unknown/);
   });
 

@@ -4,15 +4,15 @@ import type { Deps } from "@licensing/core";
  * A background job (as Documenso's job definitions): an id, how often it runs, and what it does. The
  * handler returns how many rows it handled (logged when non-zero), or nothing.
  */
-export interface JobDefinition {
-  id: string;
+export interface JobDefinition<Id extends string = string> {
+  id: Id;
   intervalMs: number;
   handler(deps: Deps): Promise<number | void>;
 }
 
-export interface Workers {
+export interface Workers<Id extends string = string> {
   /** Runs job `id` now; when it is running, once more as soon as that run ends. */
-  wake(id: string): void;
+  wake(id: Id): void;
   /** Stops scheduling and waits for every run in flight to finish. */
   stop(): Promise<void>;
 }
@@ -30,8 +30,8 @@ interface Scheduled {
  * start. A job never runs twice at once in one process: a wake during a run asks for one more run after
  * it. Jobs claim their rows with SKIP LOCKED, so every instance of the server can run them.
  */
-export function startWorkers(deps: Deps, jobs: readonly JobDefinition[]): Workers {
-  const scheduled = new Map<string, Scheduled>();
+export function startWorkers<Id extends string>(deps: Deps, jobs: readonly JobDefinition<Id>[]): Workers<Id> {
+  const scheduled = new Map<Id, Scheduled>();
   let stopped = false;
 
   const run = (entry: Scheduled) => {

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { tables } from "@licensing/db";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pino } from "pino";
 import { requestLogMixin } from "./http/logging.ts";
@@ -126,9 +127,14 @@ describe("cross-origin protection", () => {
       .insert(tables.companies)
       .values({ name: "Acme", slug: "acme", path: "/x/", depth: 0, createdAt: app.clock.now() })
       .returning();
+    const [operator] = await app.deps.db
+      .select()
+      .from(tables.users)
+      .where(eq(tables.users.email, OPERATOR.email));
     await app.deps.db.insert(tables.apiTokens).values({
       name: "ci",
       companyId: company!.id,
+      rootUserId: operator!.id,
       prefix: secret.slice(0, 12),
       secretHash: createHash("sha256").update(secret).digest("hex"),
       createdAt: app.clock.now(),
@@ -150,7 +156,8 @@ describe("rate limits", () => {
     try {
       const client = await limited.client();
       for (let i = 0; i < 20; i++) {
-        const ok = await client.post(LOGIN, { email: "nobody@example.com", password: "wrong-password" });
+        // A different address each time, so the sign-in throttle (10 per address) stays out of it.
+        const ok = await client.post(LOGIN, { email: `nobody-${i}@example.com`, password: "wrong-password" });
         expect(ok.status).toBe(401);
         expect(ok.headers.get("ratelimit-limit")).toBe("20");
         expect(ok.headers.get("ratelimit-remaining")).toBe(String(19 - i));
@@ -165,6 +172,33 @@ describe("rate limits", () => {
       expect(Number(res.headers.get("ratelimit-reset"))).toBeGreaterThan(0);
       // Other contours count separately.
       expect((await client.get("/api/v1/panel/operator/users")).status).toBe(401);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it("counts a path the auth routes answer against the auth contour, however it is spelt", async () => {
+    const limited = await startTestApp({ rateLimits: { auth: 4, panel: 1000 } });
+    try {
+      const client = await limited.client();
+      const spellings = [
+        "/api/v1/panel/auth/login",
+        "/api/v1/panel/Auth/login",
+        "/api/v1/panel/AUTH/LOGIN/",
+        "/API/V1/PANEL/auth/Login",
+      ];
+      for (const [i, path] of spellings.entries()) {
+        const res = await client.post(path, { email: `spelt-${i}@example.com`, password: "wrong-password" });
+        expect([path, res.status]).toEqual([path, 401]);
+        expect(res.headers.get("ratelimit-limit")).toBe("4");
+        expect(res.headers.get("ratelimit-remaining")).toBe(String(3 - i));
+      }
+      const refused = await client.post("/api/v1/panel/Auth/login", OPERATOR);
+      expect(refused.status).toBe(429);
+      expectErrorBody(refused.body, "rate_limit.exceeded", 429);
+      // A path that only starts like it is the panel's.
+      const other = await client.get("/api/v1/panel/authx");
+      expect(other.headers.get("ratelimit-limit")).toBe("1000");
     } finally {
       await limited.close();
     }

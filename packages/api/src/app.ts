@@ -1,13 +1,15 @@
+import { TRPC_MAX_BATCH_SIZE } from "@licensing/contracts";
 import { AppError, type Deps } from "@licensing/core";
 import { createExpressMiddleware } from "@trpc/server/adapters/express";
 import express, { type ErrorRequestHandler, type Express } from "express";
 import type { Redis } from "ioredis";
 import swaggerUi from "swagger-ui-express";
-import { RETRY_AFTER_SECONDS, toErrorResponse } from "./errors.ts";
+import { retryAfterSeconds, toErrorResponse } from "./errors.ts";
 import { adminStatic } from "./http/admin-static.ts";
 import { loggableUrl, requestLogging } from "./http/logging.ts";
 import { originGuard } from "./http/origin-guard.ts";
 import { keepRawBody } from "./http/raw-body.ts";
+import { apiDocsPolicy, noStore, securityHeaders } from "./http/security-headers.ts";
 import { operationList, panelOperations } from "./catalogue.ts";
 import { buildOpenApiDocument } from "./operation/openapi.ts";
 import { flattenOperations } from "./operation/operation.ts";
@@ -15,6 +17,7 @@ import { mountOperations } from "./operation/rest.ts";
 import { clientOperations } from "./client/operations.ts";
 import { contourRateLimit, redisOutageWarning, type Contour, type RateLimits } from "./http/rate-limit.ts";
 import { appRouter } from "./trpc/app-router.ts";
+import { trpcCallLimits } from "./trpc/call-limits.ts";
 import { expressContext } from "./trpc/context.ts";
 
 export interface AppOptions {
@@ -48,6 +51,8 @@ export function createApp(options: AppOptions): Express {
   app.set("trust proxy", options.trustProxy ?? false);
   app.set("query parser", "simple");
   app.use(requestLogging(deps.logger));
+  app.use(securityHeaders(publicBaseUrl));
+  app.use(["/api/v1", "/trpc"], noStore);
 
   const shared = options.redis && {
     redis: options.redis,
@@ -67,7 +72,7 @@ export function createApp(options: AppOptions): Express {
     res.setHeader("Date", deps.clock.now().toUTCString());
     next();
   });
-  clientApi.use("/client", limiter("client"), jsonBody);
+  clientApi.use("/client", limiter("client").handler, jsonBody);
   mountOperations(clientApi, clientList, mountOptions);
   app.use("/api/v1", clientApi);
 
@@ -90,23 +95,21 @@ export function createApp(options: AppOptions): Express {
   app.get("/api/v1/openapi.json", (_req, res) => void res.json(openApi));
   app.use(
     "/api/docs",
+    apiDocsPolicy,
     swaggerUi.serve,
     swaggerUi.setup(openApi, { customSiteTitle: "Licensing service API" }),
   );
 
   const panelLimiter = limiter("panel");
   const authLimiter = limiter("auth");
-  app.use("/api/v1/panel", (req, res, next) =>
-    (/^\/auth(\/|$)/.test(req.path) ? authLimiter : panelLimiter)(req, res, next),
-  );
-  // Sign-in and account procedures count against the auth contour, as their REST twins under /panel/auth.
-  app.use("/trpc", (req, res, next) =>
-    (trpcProcedureNames(req.path).some((name) => name.startsWith("auth.")) ? authLimiter : panelLimiter)(
-      req,
-      res,
-      next,
-    ),
-  );
+  // The contour is chosen by an Express router, so it matches paths as the routes do (case-insensitive,
+  // a trailing slash allowed): /panel/Auth/login is the auth contour because it reaches the login route.
+  const panelLimits = express.Router();
+  panelLimits.use("/auth", authLimiter.handler, (_req, _res, next) => next("router"));
+  panelLimits.use(panelLimiter.handler);
+  app.use("/api/v1/panel", panelLimits);
+  // Each procedure call counts: `auth.*` against the auth contour, as their REST twins under /panel/auth.
+  app.use("/trpc", trpcCallLimits({ panel: panelLimiter, auth: authLimiter }));
   app.use(["/api/v1/panel", "/trpc"], originGuard(publicBaseUrl));
 
   const panelApi = express.Router();
@@ -120,10 +123,12 @@ export function createApp(options: AppOptions): Express {
       router: appRouter,
       createContext: ({ req, res, info }) => expressContext(deps, cookies, req, res, info),
       maxBodySize: 1024 * 1024,
-      responseMeta: ({ errors }) =>
-        errors.some((e) => e.code === "SERVICE_UNAVAILABLE")
-          ? { headers: { "Retry-After": String(RETRY_AFTER_SECONDS) } }
-          : {},
+      // trpcCallLimits refuses a larger batch first, in the error shape; this is tRPC's own guard.
+      maxBatchSize: TRPC_MAX_BATCH_SIZE,
+      responseMeta: ({ errors }) => {
+        const retryAfter = Math.max(0, ...errors.map(retryAfterSeconds));
+        return retryAfter > 0 ? { headers: { "Retry-After": String(retryAfter) } } : {};
+      },
       onError: ({ error }) => {
         if (error.code === "SERVICE_UNAVAILABLE") {
           deps.logger.warn({ err: error.cause }, "database unavailable");
@@ -148,12 +153,10 @@ export function createApp(options: AppOptions): Express {
       );
     else if (body.status === 503) deps.logger.warn({ err: error }, "database unavailable");
     if (res.headersSent) return;
-    if (body.status === 503) res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
+    const retryAfter = retryAfterSeconds(error);
+    if (retryAfter > 0) res.setHeader("Retry-After", String(retryAfter));
     res.status(body.status).json(body);
   };
   app.use(errorHandler);
   return app;
 }
-
-/** The procedures a /trpc path names: `/auth.login` or, batched, `/auth.me,licenses.search`. */
-const trpcProcedureNames = (path: string) => decodeURIComponent(path.slice(1)).split(",");

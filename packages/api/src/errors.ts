@@ -1,6 +1,6 @@
 import { errorCatalogue, type ErrorCode, type ErrorKind, type ErrorResponse } from "@licensing/contracts";
 import { AppError, isDatabaseUnavailable } from "@licensing/core";
-import type { TRPC_ERROR_CODE_KEY } from "@trpc/server";
+import { TRPCError, type TRPC_ERROR_CODE_KEY } from "@trpc/server";
 import { ZodError } from "zod";
 
 /** The one table from an error kind to its HTTP status and tRPC code. */
@@ -21,6 +21,16 @@ export const errorKindMapping: Record<ErrorKind, { status: number; trpc: TRPC_ER
 
 /** Sent as `Retry-After` with every 503: about how long a PostgreSQL restart takes. */
 export const RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The `Retry-After` of an error (REST, or a tRPC error caused by ours), in seconds; 0 for none: a refusal's
+ * own end (`auth.too_many_attempts`), or RETRY_AFTER_SECONDS for a lost database.
+ */
+export function retryAfterSeconds(error: unknown): number {
+  const known = asAppError(error instanceof TRPCError ? error.cause : error);
+  if (!known) return 0;
+  return known.retryAfterSeconds ?? (known.kind === "Unavailable" ? RETRY_AFTER_SECONDS : 0);
+}
 
 /** Names each failing field, e.g. `body.email: Invalid email address`. */
 export function describeZodError(error: ZodError, location?: string) {

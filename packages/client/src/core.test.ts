@@ -3,7 +3,7 @@ import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { bundleForBrowser } from "./testing/browser-bundle.ts";
+import { bundleForBrowser } from "../testing/browser-bundle.ts";
 
 describe("@licensing/client/core in a browser bundle", () => {
   it("builds for the browser platform with no Node built-in, within 15 kB min+gzip", async () => {

@@ -25,9 +25,9 @@ export {
   deriveStatus,
   isUsable,
   GRACE_PERIOD_MS,
-  LICENSE_STATUSES,
+  CLIENT_STATUSES,
   type LicenseProblem,
-  type LicenseStatus,
+  type ClientStatus,
   type StatusDetails,
   type StatusInputs,
   type StatusReason,
@@ -48,6 +48,8 @@ export {
   type VerifiedLicense,
 } from "./license/license-file.ts";
 export { checkMarker, type MarkerOwner, type MarkerProblem } from "./license/marker-check.ts";
+// A product's key field reads a pasted key as the server does.
+export { isLicenseKey, normalizeLicenseKey } from "@licensing/protocol";
 export { ServerApi, type ApiFailure, type ApiResult, type ServerApiOptions } from "./http/server-api.ts";
 export { requestSigner } from "./http/signing.ts";
 export type {

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSdkTestServer, type SdkTestServer } from "./testing/server.ts";
+import { startSdkTestServer, type SdkTestServer } from "../testing/index.ts";
 
 /**
  * The published package, as a customer gets it: `npm pack` (whose prepack builds it), installed into an

@@ -62,7 +62,18 @@ export const ChangePasswordRequest = z
 export const TotpEnrollResponse = z
   .object({ secret: z.string().meta({ description: "base32" }), otpauthUri: z.string() })
   .meta({ id: "TotpEnrollResponse" });
-export const TotpEnableRequest = z.object({ code: OtpCode }).meta({ id: "TotpEnableRequest" });
+/** Optional re-authentication for turning 2FA on: needed once the session is 10 minutes old. */
+const ConfirmingPassword = Password.optional().meta({
+  description:
+    "The current password. Needed when the session was signed in more than 10 minutes ago " +
+    "(otherwise 403 auth.reauthentication_required); a wrong one is auth.invalid_password.",
+});
+export const TotpEnrollRequest = z
+  .object({ password: ConfirmingPassword })
+  .meta({ id: "TotpEnrollRequest", description: "Optional body." });
+export const TotpEnableRequest = z
+  .object({ code: OtpCode, password: ConfirmingPassword })
+  .meta({ id: "TotpEnableRequest" });
 export const TotpEnableResponse = z
   .object({ recoveryCodes: z.array(z.string()) })
   .meta({ id: "TotpEnableResponse", description: "Shown once; each code works once." });

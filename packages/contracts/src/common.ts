@@ -23,3 +23,9 @@ export const EXACT_TOTAL_LIMIT = 1_000;
 
 /** How deep any JSON input may nest: a request body, and a config, configSchema or defaults text. */
 export const MAX_JSON_DEPTH = 64;
+
+/**
+ * The most procedure calls one tRPC request may batch (decision 0036). Each call counts against its rate
+ * limit; the admin app's batch link splits at this size, and a larger batch is refused before any runs.
+ */
+export const TRPC_MAX_BATCH_SIZE = 20;

@@ -3,7 +3,9 @@ import { MAX_JSON_DEPTH, Timestamp, Uuid } from "./common.ts";
 import { MAX_CONFIG_JSON_LENGTH } from "./templates.ts";
 import { HwBinding } from "./license-token.ts";
 
-export const LicenseStatus = z.enum(["Active", "Suspended", "Revoked", "Expired"]);
+/** A license's status on the server (spec §3), as stored and as the panel shows it. */
+export const LICENSE_STATUSES = ["Active", "Suspended", "Revoked", "Expired"] as const;
+export const LicenseStatus = z.enum(LICENSE_STATUSES);
 export type LicenseStatus = z.infer<typeof LicenseStatus>;
 
 export const BULK_MAX_ITEMS = 200;
@@ -106,7 +108,11 @@ export type LicenseResponse = z.infer<typeof LicenseResponse>;
 export const LicenseSearchQuery = z.object({
   companyId: Uuid.optional(),
   templateId: Uuid.optional(),
-  status: z.string().max(50).optional().meta({ description: "Active, Suspended, Revoked or Expired" }),
+  status: z
+    .string()
+    .max(50)
+    .optional()
+    .meta({ description: `${LICENSE_STATUSES.slice(0, -1).join(", ")} or ${LICENSE_STATUSES.at(-1)}` }),
   search: z
     .string()
     .trim()

@@ -18,7 +18,16 @@ export interface CoreConfig {
   licensing: LicensingSettings;
   webhooks: WebhookSettings;
   analytics: AnalyticsSettings;
+  sessions: SessionSettings;
 }
+
+/** Panel sessions (decision 0036): sliding 7 days of inactivity (spec §5), within an absolute lifetime. */
+export interface SessionSettings {
+  /** SESSION_MAX_AGE_DAYS: a session ends this long after its sign-in, however much it is used. */
+  maxAgeDays: number;
+}
+
+export const defaultSessionSettings: SessionSettings = { maxAgeDays: 30 };
 
 /** Outgoing webhooks (spec §6, ARCHITECTURE.md §3). */
 export interface WebhookSettings {
@@ -102,6 +111,7 @@ export interface DepsOptions {
   licensing?: Partial<LicensingSettings> | undefined;
   webhooks?: Partial<WebhookSettings> | undefined;
   analytics?: Partial<AnalyticsSettings> | undefined;
+  sessions?: Partial<SessionSettings> | undefined;
   /** Argon2 cost; defaults to the library's (OWASP baseline). */
   passwordHashing?: PasswordHashParams | undefined;
   /** CLIENT_SIGNATURE_MIN_VERSION (default v1). */
@@ -124,6 +134,7 @@ export function createDeps(options: DepsOptions): Deps {
       licensing: { ...defaultLicensingSettings, ...options.licensing },
       webhooks: { ...defaultWebhookSettings, ...options.webhooks },
       analytics: { ...defaultAnalyticsSettings, ...options.analytics },
+      sessions: { ...defaultSessionSettings, ...options.sessions },
     },
     secrets,
     passwords: createPasswordHasher(options.passwordHashing),

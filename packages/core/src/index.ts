@@ -6,12 +6,25 @@ export {
   createDeps,
   type WebhookSettings,
   type CoreConfig,
+  type SessionSettings,
   type Deps,
   type DepsOptions,
   type RequestInfo,
 } from "./deps.ts";
-export { createSecretBox, type SecretBox } from "./crypto/secret-box.ts";
-export { rotateMasterKey, sealedUnderAnotherKey, type RotationResult } from "./crypto/rotate-master-key.ts";
+export {
+  createSecretBox,
+  SealedValueError,
+  SEALED_VERSION,
+  type SealedAt,
+  type SecretBox,
+} from "./crypto/secret-box.ts";
+export { sealedAt } from "./crypto/sealed-columns.ts";
+export {
+  rotateMasterKey,
+  sealedUnderAnotherKey,
+  upgradeSealedValues,
+  type RotationResult,
+} from "./crypto/rotate-master-key.ts";
 export {
   verifyRequestSignature,
   signRequest,
@@ -21,12 +34,14 @@ export {
 } from "./crypto/request-signature.ts";
 export { V1_NOTICE_INTERVAL_MS, type ClientSignatures } from "./crypto/signature-notices.ts";
 export { hashPassword } from "./crypto/password.ts";
-export { createMailer, type Mail, type Mailer } from "./mail/mailer.ts";
+export { createMailer, REMOVED_SECRET, type Mail, type Mailer } from "./mail/mailer.ts";
+export { purgeMailOutbox, MAIL_OUTBOX_RETENTION_MS } from "./mail/outbox-retention.ts";
 export { recordAudit } from "./audit/record.ts";
 export { purgeIdempotencyKeys } from "./idempotency/idempotency.ts";
 export type { Actor, TokenActor, UserActor } from "./auth/actor.ts";
 export { resolveApiToken, API_TOKEN_PREFIX } from "./auth/api-token-actor.ts";
 export { resolveSession, closeSession, SESSION_TTL_MS } from "./auth/sessions.ts";
+export { clientAddressKey } from "./auth/client-address.ts";
 export { bootstrapOperator } from "./operators/bootstrap.ts";
 export {
   signLicenseToken,

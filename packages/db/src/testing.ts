@@ -11,13 +11,14 @@ export interface TestDatabase extends Database {
 
 /**
  * An isolated, migrated database for one test file: in-memory PGlite by default, a fresh database on
- * the server named by TEST_DATABASE_URL when it is set (dropped again by `dispose`).
+ * the server named by TEST_DATABASE_URL when it is set (dropped again by `dispose`). `migrate: false` leaves
+ * it empty, for a test of a migration's data steps.
  */
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase(options: { migrate?: boolean } = {}): Promise<TestDatabase> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
     const database = createDatabase();
-    await database.migrate();
+    if (options.migrate !== false) await database.migrate();
     return { ...database, dispose: () => database.close() };
   }
   const name = `lic_test_${randomBytes(6).toString("hex")}`;
@@ -25,7 +26,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const database = createDatabase({ url: url.toString(), maxConnections: 60 });
-  await database.migrate();
+  if (options.migrate !== false) await database.migrate();
   return {
     ...database,
     url: url.toString(),

@@ -1,3 +1,4 @@
+import { HW_BINDING_MODES, type HwBindingMode } from "./claims.ts";
 import type { MarkerParseFailure, ParsedMarker } from "./marker.ts";
 import { decodeMarkerSegments, decodeTokenSegments } from "./segments.ts";
 import type { ParsedToken, TokenParseFailure } from "./token.ts";
@@ -6,13 +7,14 @@ import type { ParsedToken, TokenParseFailure } from "./token.ts";
  * `parseToken` and `parseMarker` without zod, for bundles that count their bytes (the SDK's core entry
  * stays under 15 kB min+gzip; zod's runtime alone is about 7 kB). They accept and return exactly what the
  * zod schemas of token.ts and marker.ts do: `decode.test.ts` holds the two to each other, field by field.
- * Types only are imported from those modules, so importing this one brings no zod into a bundle.
+ * Types only are imported from those modules (values from claims.ts, which has no zod), so importing this
+ * one brings no zod into a bundle.
  */
 
 // zod's z.uuid(): RFC 9562 versions 1 to 8, and the nil and max UUIDs.
 const UUID =
   /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/;
-const HW_MODES: readonly unknown[] = ["none", "fixed", "firstActivation"];
+const HW_MODES: readonly unknown[] = HW_BINDING_MODES;
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -48,7 +50,7 @@ function tokenClaims(raw: Json): ParsedToken["claims"] | null {
     isObject(cfg.limits);
   if (!valid) return null;
   // z.object (hw) keeps only its own keys; the loose objects keep everything.
-  const { mode, fp } = hw as { mode: "none" | "fixed" | "firstActivation"; fp: string | null };
+  const { mode, fp } = hw as { mode: HwBindingMode; fp: string | null };
   return { ...raw, hw: { mode, fp } } as ParsedToken["claims"];
 }
 

@@ -10,23 +10,30 @@ export {
   formatLicenseKey,
   normalizeLicenseKey,
   isLicenseKey,
+  isLicenseKeyPrefix,
   LICENSE_KEY_PATTERN,
   LICENSE_KEY_PREFIX,
   LICENSE_KEY_RANDOM_BYTES,
 } from "./license-key.ts";
 export {
   HW_BINDING_MODES,
-  TokenClaims,
-  TokenConfig,
-  TokenHeader,
+  type HwBindingMode,
+  type MarkerPayload,
+  type TokenClaims,
+  type TokenConfig,
+  type TokenHeader,
+} from "./claims.ts";
+export {
+  TokenClaimsSchema,
+  TokenConfigSchema,
+  TokenHeaderSchema,
   encodeTokenSigningInput,
   parseToken,
-  type HwBindingMode,
   type ParsedToken,
   type TokenParseFailure,
 } from "./token.ts";
 export {
-  MarkerPayload,
+  MarkerPayloadSchema,
   encodeMarkerBody,
   parseMarker,
   type MarkerParseFailure,

@@ -37,3 +37,12 @@ export function normalizeLicenseKey(input: string): string | null {
 }
 
 export const isLicenseKey = (value: string) => LICENSE_KEY_PATTERN.test(value);
+
+/** A key's shape, `#` standing for one Crockford character: `SVC-#####-#####-#####-#####-#####`. */
+const KEY_SHAPE =
+  LICENSE_KEY_PREFIX + Array.from({ length: GROUPS }, () => "#".repeat(GROUP_LENGTH)).join("-");
+
+/** True when `text` (upper case, as keys are written) can begin a license key: a key-prefix search may match. */
+export const isLicenseKeyPrefix = (text: string): boolean =>
+  text.length <= KEY_SHAPE.length &&
+  [...text].every((ch, i) => (KEY_SHAPE[i] === "#" ? CROCKFORD.includes(ch) : ch === KEY_SHAPE[i]));

@@ -1,5 +1,7 @@
 import * as z from "zod/mini";
 import { encodeBase64url } from "./base64url.ts";
+import type { MarkerPayload } from "./claims.ts";
+import { described } from "./described.ts";
 import { decodeMarkerSegments } from "./segments.ts";
 
 /**
@@ -7,16 +9,13 @@ import { decodeMarkerSegments } from "./segments.ts";
  * the signature Ed25519 over the ASCII of the first segment, by the key that signed the license token.
  * A JWS signing input always holds a `.` and a marker's never does, so neither passes as the other.
  */
-export const MarkerPayload = z.looseObject({
+export const MarkerPayloadSchema = z.looseObject({
   lid: z.uuid(),
-  /** Activation id. */
-  aid: z.uuid(),
+  aid: described(z.uuid(), "Activation id"),
   fp: z.nullable(z.string()),
   iat: z.int().check(z.minimum(0)),
-  /** Issue time plus the license's offline days. */
-  exp: z.int().check(z.minimum(0)),
+  exp: described(z.int().check(z.minimum(0)), "Issue time plus the license's offline days"),
 });
-export type MarkerPayload = z.infer<typeof MarkerPayload>;
 
 /** The marker's first segment, members in a fixed order: what is signed. */
 export const encodeMarkerBody = (payload: MarkerPayload): string =>
@@ -46,7 +45,7 @@ export function parseMarker(
   const decoded = decodeMarkerSegments(marker);
   if (!decoded) return { ok: false, reason: "malformed" };
   const { raw, signingInput, signature } = decoded;
-  const payload = MarkerPayload.safeParse(raw);
+  const payload = MarkerPayloadSchema.safeParse(raw);
   if (!payload.success) return { ok: false, reason: "invalid_payload" };
   return { ok: true, marker: { payload: payload.data, signingInput, signature } };
 }

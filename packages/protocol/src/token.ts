@@ -1,50 +1,37 @@
 import * as z from "zod/mini";
 import { encodeBase64url } from "./base64url.ts";
+import { HW_BINDING_MODES, type TokenClaims, type TokenHeader } from "./claims.ts";
+import { described } from "./described.ts";
 import { decodeTokenSegments } from "./segments.ts";
 
-/** How a license is tied to machines (spec §4, activation table). */
-export const HW_BINDING_MODES = ["none", "fixed", "firstActivation"] as const;
-export type HwBindingMode = (typeof HW_BINDING_MODES)[number];
+const unixSeconds = () => z.int().check(z.minimum(0));
 
-const UnixSeconds = z.int().check(z.minimum(0));
+// The schemas of the types in claims.ts; `claims.test.ts` checks that each infers exactly its type.
 
-/** The config carried in a token: a features array and a limits object, plus whatever the template adds. */
-export const TokenConfig = z.looseObject({
+export const TokenConfigSchema = z.looseObject({
   features: z.array(z.string()),
   limits: z.record(z.string(), z.unknown()),
 });
-export type TokenConfig = z.infer<typeof TokenConfig>;
 
-/** The JWS protected header of a license token (ARCHITECTURE.md §3). */
-export const TokenHeader = z.looseObject({
+export const TokenHeaderSchema = z.looseObject({
   alg: z.literal("EdDSA"),
   typ: z.literal("JWT"),
-  /** Id of the signing key. */
-  kid: z.uuid(),
+  kid: described(z.uuid(), "Id of the signing key"),
 });
-export type TokenHeader = z.infer<typeof TokenHeader>;
 
-/** The claims of a license token (ARCHITECTURE.md §3); times are unix seconds. */
-export const TokenClaims = z.looseObject({
+export const TokenClaimsSchema = z.looseObject({
   iss: z.string(),
-  /** The licensee company. */
-  sub: z.uuid(),
-  /** License id. */
-  lid: z.uuid(),
-  /** License key. */
-  lk: z.string(),
-  /** Product code of the template. */
-  tpl: z.string(),
-  /** currentVersion of the license. */
-  ver: z.int().check(z.minimum(1)),
-  iat: UnixSeconds,
-  /** Hard expiry. */
-  exp: UnixSeconds,
+  sub: described(z.uuid(), "The licensee company"),
+  lid: described(z.uuid(), "License id"),
+  lk: described(z.string(), "License key"),
+  tpl: described(z.string(), "Product code of the template"),
+  ver: described(z.int().check(z.minimum(1)), "currentVersion of the license"),
+  iat: unixSeconds(),
+  exp: described(unixSeconds(), "Hard expiry"),
   trial: z.boolean(),
   hw: z.object({ mode: z.enum(HW_BINDING_MODES), fp: z.nullable(z.string()) }),
-  cfg: TokenConfig,
+  cfg: TokenConfigSchema,
 });
-export type TokenClaims = z.infer<typeof TokenClaims>;
 
 /**
  * The JWS signing input `base64url(header).base64url(claims)`, members in a fixed order, so the same
@@ -90,9 +77,9 @@ export function parseToken(
   const decoded = decodeTokenSegments(token);
   if (!decoded) return { ok: false, reason: "malformed" };
   const { rawHeader, rawClaims, signingInput, signature } = decoded;
-  const header = TokenHeader.safeParse(rawHeader);
+  const header = TokenHeaderSchema.safeParse(rawHeader);
   if (!header.success || "crit" in rawHeader) return { ok: false, reason: "unsupported_header" };
-  const claims = TokenClaims.safeParse(rawClaims);
+  const claims = TokenClaimsSchema.safeParse(rawClaims);
   if (!claims.success) return { ok: false, reason: "invalid_claims" };
   return {
     ok: true,

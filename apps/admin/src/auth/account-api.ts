@@ -13,7 +13,7 @@ export const authApi = {
   forgotPassword: (input: Input<typeof auth.forgotPassword.mutate>) => auth.forgotPassword.mutate(input),
   resetPassword: (input: Input<typeof auth.resetPassword.mutate>) => auth.resetPassword.mutate(input),
   changePassword: (input: Input<typeof auth.changePassword.mutate>) => auth.changePassword.mutate(input),
-  enrollTotp: () => auth.twoFactor.enroll.mutate(),
+  enrollTotp: (input: Input<typeof auth.twoFactor.enroll.mutate>) => auth.twoFactor.enroll.mutate(input),
   enableTotp: (input: Input<typeof auth.twoFactor.enable.mutate>) => auth.twoFactor.enable.mutate(input),
   disableTotp: (input: Input<typeof auth.twoFactor.disable.mutate>) => auth.twoFactor.disable.mutate(input),
 };

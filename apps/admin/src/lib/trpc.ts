@@ -1,4 +1,5 @@
 import type { AppRouter } from "@licensing/api";
+import { TRPC_MAX_BATCH_SIZE } from "@licensing/contracts";
 import { QueryClient } from "@tanstack/react-query";
 import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
 import { createTRPCContext, createTRPCOptionsProxy } from "@trpc/tanstack-react-query";
@@ -15,7 +16,8 @@ export const queryClient = new QueryClient({
 });
 
 export const trpcClient = createTRPCClient<AppRouter>({
-  links: [httpBatchLink({ url: "/trpc", transformer: superjson })],
+  // The server refuses a larger batch (each call counts against the rate limit; decision 0036).
+  links: [httpBatchLink({ url: "/trpc", transformer: superjson, maxItems: TRPC_MAX_BATCH_SIZE })],
 });
 
 export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();

@@ -19,7 +19,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import QRCode from "qrcode";
 import { useState } from "react";
 import { authApi } from "../auth/account-api.ts";
-import { errorMessage } from "../lib/errors.ts";
+import { errorCode, errorMessage } from "../lib/errors.ts";
 import { useMe } from "../lib/me.ts";
 import { useTRPC } from "../lib/trpc.ts";
 import { PageHeader } from "../lib/ui.tsx";
@@ -95,17 +95,45 @@ function useRefreshMe() {
   return () => queryClient.invalidateQueries({ queryKey: trpc.auth.me.queryKey() });
 }
 
+/** Errors about the confirming password, shown at its field rather than at the action or the code. */
+const PASSWORD_ERRORS = new Set(["auth.reauthentication_required", "auth.invalid_password"]);
+const isPasswordError = (error: unknown) => PASSWORD_ERRORS.has(errorCode(error) ?? "");
+
 function EnrolTwoFactor() {
   const refreshMe = useRefreshMe();
   const [enrolment, setEnrolment] = useState<{ secret: string; qr: string } | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const [code, setCode] = useState("");
+  // A session signed in more than 10 minutes ago must confirm the password to turn 2FA on: the field
+  // appears when the server asks for it, and its value then goes with enrolment and enabling.
+  const [password, setPassword] = useState<string | null>(null);
+  const askForPassword = (error: Error) => {
+    if (errorCode(error) === "auth.reauthentication_required") setPassword((p) => p ?? "");
+  };
+  const confirming = password === null ? {} : { password };
   const enroll = useMutation({
     mutationFn: authApi.enrollTotp,
     onSuccess: async (r) =>
       setEnrolment({ secret: r.secret, qr: await QRCode.toDataURL(r.otpauthUri, { margin: 1 }) }),
+    onError: askForPassword,
   });
-  const enable = useMutation({ mutationFn: authApi.enableTotp, onSuccess: (r) => setCodes(r.recoveryCodes) });
+  const enable = useMutation({
+    mutationFn: authApi.enableTotp,
+    onSuccess: (r) => setCodes(r.recoveryCodes),
+    onError: askForPassword,
+  });
+  const passwordField = (error: unknown) =>
+    password !== null && (
+      <PasswordInput
+        label="Password"
+        description="You signed in more than 10 minutes ago: confirm it is you."
+        autoComplete="current-password"
+        required
+        value={password}
+        onChange={(e) => setPassword(e.currentTarget.value)}
+        error={errorCode(error) === "auth.invalid_password" ? errorMessage(error) : null}
+      />
+    );
 
   if (codes) {
     const text = codes.join("\n");
@@ -133,26 +161,34 @@ function EnrolTwoFactor() {
   }
   if (!enrolment) {
     return (
-      <Stack>
-        <Text>Sign-in will ask for a code from an authenticator app as well as the password.</Text>
-        {enroll.error && (
-          <Alert color="red" role="alert">
-            {errorMessage(enroll.error)}
-          </Alert>
-        )}
-        <Group>
-          <Button loading={enroll.isPending} onClick={() => enroll.mutate()}>
-            Set up two-factor authentication
-          </Button>
-        </Group>
-      </Stack>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          enroll.mutate(confirming);
+        }}
+      >
+        <Stack>
+          <Text>Sign-in will ask for a code from an authenticator app as well as the password.</Text>
+          {passwordField(enroll.error)}
+          {enroll.error && !isPasswordError(enroll.error) && (
+            <Alert color="red" role="alert">
+              {errorMessage(enroll.error)}
+            </Alert>
+          )}
+          <Group>
+            <Button type="submit" loading={enroll.isPending}>
+              Set up two-factor authentication
+            </Button>
+          </Group>
+        </Stack>
+      </form>
     );
   }
   return (
     <form
       onSubmit={(e) => {
         e.preventDefault();
-        enable.mutate({ code });
+        enable.mutate({ code, ...confirming });
       }}
     >
       <Stack>
@@ -169,8 +205,9 @@ function EnrolTwoFactor() {
           required
           value={code}
           onChange={(e) => setCode(e.currentTarget.value)}
-          error={enable.error ? errorMessage(enable.error) : null}
+          error={enable.error && !isPasswordError(enable.error) ? errorMessage(enable.error) : null}
         />
+        {passwordField(enable.error)}
         <Group>
           <Button type="submit" loading={enable.isPending}>
             Turn on

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import {
   cachePaths,
   checkLicenseFile,
+  normalizeLicenseKey,
   parseLicenseFile,
   toPublicKey,
   writeFileAtomic,
@@ -17,12 +18,15 @@ export const licenseStore = (dataDir: string) => ({
   publicKeyPath: join(dataDir, "public-key.txt"),
 });
 
-/** `SVC-` and five groups of five Crockford base32 characters; pasted keys are trimmed and upper-cased. */
-const LicenseKey = z
-  .string()
-  .trim()
-  .toUpperCase()
-  .regex(/^SVC(-[0-9A-HJKMNP-TV-Z]{5}){5}$/, "A license key looks like SVC-XXXXX-XXXXX-XXXXX-XXXXX-XXXXX");
+/** A pasted key, read as the server reads one (trimmed, upper-cased, Crockford's look-alikes as digits). */
+const LicenseKey = z.string().transform((text, ctx) => {
+  const key = normalizeLicenseKey(text);
+  if (key === null) {
+    ctx.addIssue({ code: "custom", message: "A license key looks like SVC-XXXXX-XXXXX-XXXXX-XXXXX-XXXXX" });
+    return z.NEVER;
+  }
+  return key;
+});
 const DownloadUrl = z
   .string()
   .trim()

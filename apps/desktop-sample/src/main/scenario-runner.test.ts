@@ -17,7 +17,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe("the QA panel's scenario runner", () => {
   it("finds licensing-sim from the app's folder, as the built app does from dist/main", () => {
-    expect(locateSimulator(appDir)).toMatch(/packages[/\\]simulator[/\\]bin[/\\]licensing-sim\.js$/);
+    expect(locateSimulator(appDir)).toMatch(/apps[/\\]simulator[/\\]bin[/\\]licensing-sim\.js$/);
     expect(locateSimulator(join(appDir, "dist", "main"))).toBe(locateSimulator(appDir));
     expect(locateSimulator(tmpdir())).toBeNull();
   });

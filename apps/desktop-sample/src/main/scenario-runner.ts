@@ -2,12 +2,12 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
-import { LICENSE_STATUSES } from "@licensing/client";
+import { CLIENT_STATUSES } from "@licensing/client";
 import { z } from "zod";
 import type { ScenarioRun, ScenarioTimelineEntry } from "../shared/bridge.ts";
 
 /**
- * The QA panel's scenario runner: runs a `licensing-sim` scenario file (packages/simulator) in its own
+ * The QA panel's scenario runner: runs a `licensing-sim` scenario file (apps/simulator) in its own
  * process (`licensing-sim run <file> --json`: the real server in-process on the simulator's virtual clock,
  * shared with the SDK) and turns its JSON report into the panel's timeline. A child process keeps the
  * simulator's server, database and tsx out of the app's main process and its bundle (decision 0033).
@@ -38,7 +38,7 @@ const Event = z.object({
   elapsed: z.number(),
   line: z.number().nullable(),
   step: z.string(),
-  status: z.enum(LICENSE_STATUSES).nullable(),
+  status: z.enum(CLIENT_STATUSES).nullable(),
   outcome: z.string(),
   message: z.string().nullable(),
 });

@@ -1,8 +1,8 @@
 import { Badge, Card, Group, Progress, Stack, Text, Title } from "@mantine/core";
-import type { LicenseStatus, LicenseView } from "../shared/bridge.ts";
+import type { ClientStatus, LicenseView } from "../shared/bridge.ts";
 import { formatCountdown, formatDate } from "./format.ts";
 
-export const STATUS_COLORS: Record<LicenseStatus, string> = {
+export const STATUS_COLORS: Record<ClientStatus, string> = {
   Active: "teal",
   GracePeriod: "yellow",
   Expired: "red",
@@ -10,7 +10,7 @@ export const STATUS_COLORS: Record<LicenseStatus, string> = {
   Revoked: "red",
 };
 
-const STATUS_LABELS: Record<LicenseStatus, string> = {
+const STATUS_LABELS: Record<ClientStatus, string> = {
   Active: "Active",
   GracePeriod: "Grace period",
   Expired: "Expired",

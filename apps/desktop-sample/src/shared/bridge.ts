@@ -2,9 +2,9 @@
  * The preload bridge: the only way the renderer talks to the main process. Types only, plus the channel
  * names both sides share. The renderer never sees the license key or a file path.
  */
-import type { LicenseStatus, StatusReason } from "@licensing/client/core";
+import type { ClientStatus, StatusReason } from "@licensing/client/core";
 
-export type { LicenseStatus, StatusReason };
+export type { ClientStatus, StatusReason };
 
 /** What the QA panel can do to the network between the client and the server. */
 export const NETWORK_MODES = ["online", "offline", "server-error"] as const;
@@ -26,14 +26,14 @@ export interface LicenseView {
   /** `first-run`: no license installed yet; `ready`: a license file is installed and the client runs. */
   phase: "first-run" | "ready";
   serverUrl: string;
-  status: LicenseStatus;
+  status: ClientStatus;
   reason: StatusReason;
   message: string;
   usable: boolean;
   /** The clock time the view was computed at (epoch ms), as the client reads its (QA-shifted) clock. */
   at: number;
   nextTransitionAt: number | null;
-  nextStatus: LicenseStatus | null;
+  nextStatus: ClientStatus | null;
   license: {
     licenseId: string;
     productCode: string;
@@ -78,7 +78,7 @@ export interface ScenarioTimelineEntry {
   /** The virtual time of the row (epoch ms). */
   at: number;
   /** The client's status afterwards; null while no application runs. */
-  status: LicenseStatus | null;
+  status: ClientStatus | null;
   ok: boolean;
   detail: string | null;
 }

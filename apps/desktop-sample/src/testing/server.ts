@@ -1,6 +1,5 @@
 import type { IssuedLicense, TestApp, TestClient } from "@licensing/api/testing";
-// The SDK's test server, by path: @licensing/client exports no testing entry.
-import { startSdkTestServer } from "../../../../packages/client/src/testing/server.ts";
+import { startSdkTestServer } from "@licensing/client/testing";
 import { LicenseSession, type LicenseSessionOptions } from "../main/license-session.ts";
 
 /**

@@ -1,6 +1,7 @@
+import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { tables } from "@licensing/db";
-import { DAY, MINUTE } from "@licensing/core";
+import { auth, DAY, HOUR, MINUTE } from "@licensing/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMember, MEMBER_PASSWORD } from "../testing/fixtures.ts";
 import { OPERATOR, startTestApp, type TestApp } from "../testing/index.ts";
@@ -86,34 +87,121 @@ describe("POST /panel/auth/login", () => {
     expect(hashes).not.toContain(a.cookie);
     expect(hashes).toHaveLength(new Set(hashes).size);
   });
+});
 
-  it("locks the account after 10 failures in 15 minutes, whatever the IP, then lets it in again", async () => {
-    await createUser("locked@example.com");
+const from = (ip: string) => ({ "x-forwarded-for": ip });
+const wrong = (email: string) => ({ email, password: "wrong-password" });
+
+/** The answers to the same attempts: what a caller can observe (status, body, Retry-After). */
+async function transcript(
+  attempts: Array<() => Promise<{ status: number; body: unknown; headers: Headers }>>,
+) {
+  const seen = [];
+  for (const attempt of attempts) {
+    const res = await attempt();
+    seen.push({ status: res.status, body: res.body, retryAfter: res.headers.get("retry-after") });
+  }
+  return seen;
+}
+
+describe("sign-in throttle (decision 0036)", () => {
+  it("locks one address out of an account after 10 failures in 15 minutes, not the account", async () => {
+    const { email } = await createUser("pair-lock@example.com");
     const client = await app.client();
     for (let i = 0; i < 10; i++) {
-      const res = await client.post(
-        LOGIN,
-        { email: "locked@example.com", password: "wrong-password" },
-        { "x-forwarded-for": `203.0.113.${i}` },
-      );
-      expect(res.status).toBe(401);
+      expect((await client.post(LOGIN, wrong(email), from("203.0.113.10"))).status).toBe(401);
+      app.clock.advance(1000);
     }
-    const blocked = await client.post(
-      LOGIN,
-      { email: "locked@example.com", password: MEMBER_PASSWORD },
-      { "x-forwarded-for": "198.51.100.7" },
-    );
-    expect(blocked.status).toBe(429);
-    expect(blocked.body).toEqual({
-      code: "auth.too_many_attempts",
-      message: expect.any(String),
-      status: 429,
-    });
+    const locked = await client.post(LOGIN, { email, password: MEMBER_PASSWORD }, from("203.0.113.10"));
+    expect(locked.status).toBe(429);
+    expect(locked.body).toEqual({ code: "auth.too_many_attempts", message: expect.any(String), status: 429 });
+    // Until the first of the ten failures is 15 minutes old.
+    expect(locked.headers.get("retry-after")).toBe(String(15 * 60 - 10));
     expect(client.cookie).toBeUndefined();
 
-    app.clock.advance(15 * MINUTE + 1000);
-    const again = await client.post(LOGIN, { email: "locked@example.com", password: MEMBER_PASSWORD });
+    const elsewhere = await client.post(LOGIN, { email, password: MEMBER_PASSWORD }, from("198.51.100.7"));
+    expect(elsewhere.status).toBe(200);
+
+    app.clock.advance((15 * 60 - 10) * 1000);
+    const again = await client.post(LOGIN, { email, password: MEMBER_PASSWORD }, from("203.0.113.10"));
     expect(again.status).toBe(200);
+  });
+
+  it("answers an address without an account exactly as one with, 429 included", async () => {
+    const { email } = await createUser("known@example.com");
+    const client = await app.client();
+    const run = (address: string, ip: string) =>
+      transcript(Array.from({ length: 12 }, () => () => client.post(LOGIN, wrong(address), from(ip))));
+    const known = await run(email, "203.0.113.20");
+    const unknown = await run("unknown@example.com", "203.0.113.21");
+    expect(known.map((a) => a.status)).toEqual([...Array(10).fill(401), 429, 429]);
+    expect(unknown).toEqual(known);
+  });
+
+  it("checks at most 10 of 20 passwords sent at once from one address", async () => {
+    const { email } = await createUser("parallel@example.com");
+    const client = await app.client();
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => client.post(LOGIN, wrong(email), from("203.0.113.30"))),
+    );
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).toEqual([...Array(10).fill(401), ...Array(10).fill(429)]);
+    const right = await client.post(LOGIN, { email, password: MEMBER_PASSWORD }, from("203.0.113.30"));
+    expect(right.status).toBe(429);
+  });
+
+  it("delays, never locks, an account tried from many addresses; a known address is not delayed", async () => {
+    const { email } = await createUser("many-addresses@example.com");
+    const client = await app.client();
+    // Signed in from 192.0.2.1 before the attack: a known address.
+    expect((await client.post(LOGIN, { email, password: MEMBER_PASSWORD }, from("192.0.2.1"))).status).toBe(
+      200,
+    );
+    for (let i = 0; i < 20; i++) {
+      expect((await client.post(LOGIN, wrong(email), from(`203.0.113.${100 + i}`))).status).toBe(401);
+    }
+    // Past 20 failures in an hour, each attempt waits 1 s after the latest failure, doubling up to 60 s.
+    const waits: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const refused = await client.post(LOGIN, wrong(email), from(`198.51.100.${i}`));
+      expect(refused.status).toBe(429);
+      waits.push(refused.headers.get("retry-after")!);
+      app.clock.advance(Number(refused.headers.get("retry-after")) * 1000);
+      expect((await client.post(LOGIN, wrong(email), from(`198.51.100.${i}`))).status).toBe(401);
+    }
+    expect(waits).toEqual(["1", "2", "4", "8", "16", "32", "60", "60"]);
+
+    const known = await client.post(LOGIN, { email, password: MEMBER_PASSWORD }, from("192.0.2.1"));
+    expect(known.status).toBe(200);
+    const newcomer = await client.post(LOGIN, { email, password: MEMBER_PASSWORD }, from("192.0.2.99"));
+    expect(newcomer.status).toBe(429);
+    app.clock.advance(Number(newcomer.headers.get("retry-after")) * 1000);
+    expect((await client.post(LOGIN, { email, password: MEMBER_PASSWORD }, from("192.0.2.99"))).status).toBe(
+      200,
+    );
+  });
+});
+
+describe("the sign-in attempts purge", () => {
+  const rowsOf = (email: string) =>
+    app.deps.db
+      .select({ succeeded: tables.loginAttempts.succeeded })
+      .from(tables.loginAttempts)
+      .where(eq(tables.loginAttempts.accountKey, createHash("sha256").update(email).digest("hex")));
+
+  it("forgets failures after an hour and a known address after 30 days", async () => {
+    const { email } = await createUser("purged@example.com");
+    const client = await app.client();
+    expect((await client.post(LOGIN, wrong(email), from("203.0.113.200"))).status).toBe(401);
+    expect(await rowsOf(email)).toEqual(expect.arrayContaining([{ succeeded: true }, { succeeded: false }]));
+    await auth.purgeLoginAttempts(app.deps);
+    expect(await rowsOf(email)).toHaveLength(2);
+    app.clock.advance(HOUR + 1000);
+    await auth.purgeLoginAttempts(app.deps);
+    expect(await rowsOf(email)).toEqual([{ succeeded: true }]);
+    app.clock.advance(30 * DAY);
+    await auth.purgeLoginAttempts(app.deps);
+    expect(await rowsOf(email)).toEqual([]);
   });
 });
 
@@ -131,6 +219,35 @@ describe("sessions", () => {
     const expired = await idle.get(ME);
     expect(expired.status).toBe(401);
     expect(expired.body.code).toBe("auth.unauthenticated");
+  });
+
+  it("end 30 days after sign-in however much they are used", async () => {
+    const client = await app.client({ signIn: true });
+    for (let day = 5; day < 30; day += 5) {
+      app.clock.advance(5 * DAY);
+      expect((await client.get(ME)).status).toBe(200);
+    }
+    app.clock.advance(5 * DAY - MINUTE);
+    expect((await client.get(ME)).status).toBe(200);
+    app.clock.advance(MINUTE);
+    const ended = await client.get(ME);
+    expect(ended.status).toBe(401);
+    expect(ended.body.code).toBe("auth.unauthenticated");
+  });
+
+  it("take their absolute lifetime from SESSION_MAX_AGE_DAYS", async () => {
+    const shortLived = await startTestApp({ sessions: { maxAgeDays: 2 } });
+    try {
+      const client = await shortLived.client({ signIn: true });
+      for (let hours = 12; hours < 48; hours += 12) {
+        shortLived.clock.advance(12 * HOUR);
+        expect((await client.get(ME)).status).toBe(200);
+      }
+      shortLived.clock.advance(12 * HOUR);
+      expect((await client.get(ME)).status).toBe(401);
+    } finally {
+      await shortLived.close();
+    }
   });
 
   it("logout ends the session on the server, not only in the browser", async () => {

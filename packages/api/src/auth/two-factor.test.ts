@@ -1,4 +1,5 @@
-import { eq } from "drizzle-orm";
+import { createHash } from "node:crypto";
+import { and, eq } from "drizzle-orm";
 import { tables } from "@licensing/db";
 import { MINUTE } from "@licensing/core";
 import { generate } from "otplib";
@@ -75,6 +76,78 @@ describe("POST /panel/auth/2fa/enroll and /enable", () => {
     const client = await app.client({ signIn: true });
     const res = await client.post(`${AUTH}/2fa/enable`, { code: "123456" });
     expect(res.body.code).toBe("totp.not_enrolled");
+  });
+});
+
+describe("turning 2FA on needs a recent sign-in (a stolen session cannot lock the owner out)", () => {
+  it("refuses enrol and enable in a session signed in 10 minutes ago or more, unless the password comes", async () => {
+    const { client } = await createMember(app, {});
+    app.clock.advance(10 * MINUTE);
+    const stale = await client.post(`${AUTH}/2fa/enroll`);
+    expect(stale.status).toBe(403);
+    expect(stale.body).toMatchObject({ code: "auth.reauthentication_required", status: 403 });
+    expect(stale.body.message).toMatch(/^password: /);
+
+    const wrong = await client.post(`${AUTH}/2fa/enroll`, { password: "not-the-password" });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.code).toBe("auth.invalid_password");
+
+    const enrolled = await client.post(`${AUTH}/2fa/enroll`, { password: MEMBER_PASSWORD });
+    expect(enrolled.status).toBe(200);
+    const code = await codeFor(enrolled.body.secret);
+    const refused = await client.post(`${AUTH}/2fa/enable`, { code });
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe("auth.reauthentication_required");
+    const enabled = await client.post(`${AUTH}/2fa/enable`, { code, password: MEMBER_PASSWORD });
+    expect(enabled.status).toBe(200);
+    expect(enabled.body.recoveryCodes).toHaveLength(10);
+  });
+
+  it("needs no password within 10 minutes of the sign-in, and counts a wrong one as a failed attempt", async () => {
+    const { email, client } = await createMember(app, {});
+    app.clock.advance(10 * MINUTE - 1000);
+    const enrolled = await client.post(`${AUTH}/2fa/enroll`);
+    expect(enrolled.status).toBe(200);
+
+    const failures = () =>
+      app.deps.db
+        .select()
+        .from(tables.loginAttempts)
+        .where(
+          and(
+            eq(
+              tables.loginAttempts.accountKey,
+              createHash("sha256").update(email.toLowerCase()).digest("hex"),
+            ),
+            eq(tables.loginAttempts.succeeded, false),
+          ),
+        );
+    const before = await failures();
+    const wrong = await client.post(`${AUTH}/2fa/enable`, {
+      code: await codeFor(enrolled.body.secret),
+      password: "not-the-password",
+    });
+    expect(wrong.body.code).toBe("auth.invalid_password");
+    const after = await failures();
+    expect(after.length).toBe(before.length + 1);
+  });
+
+  it("ends the user's other sessions, keeps this one, and mails the owner", async () => {
+    const { email, client } = await createMember(app, {});
+    const other = await app.client();
+    await other.login(email, MEMBER_PASSWORD);
+    expect((await other.get(`${AUTH}/me`)).status).toBe(200);
+
+    const enrolled = await client.post(`${AUTH}/2fa/enroll`);
+    const enabled = await client.post(`${AUTH}/2fa/enable`, { code: await codeFor(enrolled.body.secret) });
+    expect(enabled.status).toBe(200);
+    expect((await other.get(`${AUTH}/me`)).status).toBe(401);
+    expect((await client.get(`${AUTH}/me`)).body).toMatchObject({ email, totpEnabled: true });
+
+    const mail = await app.smtp.waitFor(email);
+    expect(mail.subject).toBe("Two-factor authentication was turned on");
+    expect(mail.text).toContain(email);
+    expect(mail.text).toMatch(/If it was not you/);
   });
 });
 

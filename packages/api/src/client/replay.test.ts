@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { signRequest } from "@licensing/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../http/log-redaction.ts";
 import {
@@ -166,5 +168,79 @@ describe("CLIENT_SIGNATURE_MIN_VERSION=v2", () => {
     });
     expect(replayed.body).toMatchObject({ code: "hmac.mismatch", status: 401 });
     expect((await signedPost(s.client, s.app.clock.now(), DEACTIVATE, body(1))).status).toBe(204);
+  });
+});
+
+/**
+ * Issue 19 item 13: what a signature protects, each sentence of docs/security.md ("Client request
+ * signatures") as a case. The HMAC key is the license key, which every signed body carries.
+ */
+describe("what the client signature protects, and what is left to TLS", () => {
+  let s: Setup;
+  beforeAll(async () => {
+    s = await setUp("v2");
+  }, 60_000);
+  afterAll(() => s.app.close());
+
+  /** A request as it crossed the wire: its path, its body's bytes and its two headers. */
+  function capture(path: string, body: object, key = s.license.licenseKey) {
+    const raw = JSON.stringify(body);
+    const timestamp = String(Math.floor(s.app.clock.now().getTime() / 1000));
+    return {
+      path,
+      raw,
+      headers: {
+        "x-service-timestamp": timestamp,
+        "x-service-signature": signRequest(key, timestamp, { method: "POST", path, body: raw }),
+      },
+    };
+  }
+  const send = (c: ReturnType<typeof capture>, changes: { path?: string; raw?: string } = {}) =>
+    s.client.request("POST", changes.path ?? c.path, changes.raw ?? c.raw, c.headers);
+  const body = (i: 0 | 1) => ({ licenseKey: s.license.licenseKey, activationId: s.activations[i] });
+
+  it("refuses a request changed by a party without the key: another body, activation or path", async () => {
+    const captured = capture(HEARTBEAT, body(0));
+    for (const changed of [
+      send(captured, { raw: JSON.stringify(body(1)) }),
+      send(captured, { raw: captured.raw.replace("}", ',"extra":1}') }),
+      send(captured, { path: DEACTIVATE }),
+    ]) {
+      expect((await changed).body).toMatchObject({ code: "hmac.mismatch", status: 401 });
+    }
+    const forged = capture(HEARTBEAT, body(0), "SVC-AAAAA-BBBBB-CCCCC-DDDDD-EEEEE");
+    expect((await send(forged)).body).toMatchObject({ code: "hmac.mismatch", status: 401 });
+  });
+
+  it("accepts the identical request again within 5 minutes, and refuses it once stale", async () => {
+    const captured = capture(HEARTBEAT, body(0));
+    expect((await send(captured)).status).toBe(200);
+    // Not a replay defence inside the window: there is no nonce, the copy is as good as the original.
+    s.app.clock.advance(300_000);
+    expect((await send(captured)).status).toBe(200);
+    s.app.clock.advance(1_000);
+    expect((await send(captured)).body).toMatchObject({ code: "hmac.stale", status: 401 });
+  });
+
+  it("lets whoever reads one request sign any other: the key is in its body", async () => {
+    const seen = capture(HEARTBEAT, body(0));
+    const { licenseKey } = JSON.parse(seen.raw) as { licenseKey: string };
+    const forged = capture(DEACTIVATE, { licenseKey, activationId: s.activations[1] }, licenseKey);
+    expect((await send(forged)).status).toBe(204);
+  });
+
+  it("is described so in docs/security.md, which does not call it a replay defence", () => {
+    const doc = readFileSync(new URL("../../../../../docs/security.md", import.meta.url), "utf8");
+    const section = /\n## Client request signatures\n([\s\S]*?)\n## /.exec(doc)?.[1] ?? "";
+    for (const claim of [
+      /tampering by a party without the key/i,
+      /±300 s|5 minutes/,
+      /one activation and (one )?body/i,
+      /replay(ed|s)? unchanged/i,
+      /TLS/,
+    ]) {
+      expect(section).toMatch(claim);
+    }
+    expect(doc).not.toMatch(/captured request cannot be replayed/i);
   });
 });

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../testing/index.ts";
+import { CSP_NONCE_PLACEHOLDER } from "./security-headers.ts";
 
 const HTML = { accept: "text/html,application/xhtml+xml" };
 let dir: string;
@@ -10,7 +11,12 @@ let app: TestApp;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "admin-dist-"));
   mkdirSync(join(dir, "assets"));
-  writeFileSync(join(dir, "index.html"), "<!doctype html><title>admin</title>");
+  // As vite writes it with `html.cspNonce`: the placeholder where each response's nonce goes.
+  writeFileSync(
+    join(dir, "index.html"),
+    `<!doctype html><title>admin</title><meta property="csp-nonce" nonce="${CSP_NONCE_PLACEHOLDER}">` +
+      `<script type="module" src="/assets/index-abc123.js" nonce="${CSP_NONCE_PLACEHOLDER}"></script>`,
+  );
   writeFileSync(join(dir, "assets", "index-abc123.js"), "console.log('app')");
   app = await startTestApp({ adminDir: dir });
 });
@@ -20,14 +26,41 @@ afterAll(async () => {
 });
 
 describe("the admin app at /", () => {
-  it("serves index.html at / and for deep links, never cached", async () => {
+  it("serves index.html at / and for deep links, never stored", async () => {
     const client = await app.client();
-    for (const path of ["/", "/licenses/3f1c8a8e-0000-4000-8000-000000000000", "/companies?x=1"]) {
+    for (const path of [
+      "/",
+      "/licenses/3f1c8a8e-0000-4000-8000-000000000000",
+      "/companies?x=1",
+      "/index.html",
+    ]) {
       const res = await client.get(path, HTML);
       expect(res.status, path).toBe(200);
       expect(res.text).toContain("<title>admin</title>");
-      expect(res.headers.get("cache-control")).toBe("no-cache");
+      expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+      expect(res.headers.get("cache-control")).toBe("no-store");
     }
+  });
+
+  it("gives each page load a fresh nonce, in the page and in its policy's style-src only", async () => {
+    const client = await app.client();
+    const nonces = new Set<string>();
+    for (const path of ["/", "/", "/licenses", "/index.html"]) {
+      const res = await client.get(path, HTML);
+      expect(res.text).not.toContain(CSP_NONCE_PLACEHOLDER);
+      const nonce = /<meta property="csp-nonce" nonce="([^"]+)">/.exec(res.text)![1]!;
+      expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+      expect(res.text.split(`nonce="${nonce}"`)).toHaveLength(3);
+      const csp = res.headers.get("content-security-policy")!;
+      expect(csp).toContain(`style-src 'self' 'nonce-${nonce}'`);
+      expect(csp).toContain("script-src 'self';");
+      expect(csp).toContain("frame-ancestors 'none'");
+      nonces.add(nonce);
+    }
+    expect(nonces.size).toBe(4);
+    // Anything else keeps the policy without a nonce.
+    const asset = await client.get("/assets/index-abc123.js");
+    expect(asset.headers.get("content-security-policy")).toMatch(/style-src 'self'(;|$)/);
   });
 
   it("serves hashed assets for a year, and 404s a missing one instead of the page", async () => {

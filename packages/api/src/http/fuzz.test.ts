@@ -1,4 +1,4 @@
-import { errorCatalogue } from "@licensing/contracts";
+import { errorCatalogue, TRPC_MAX_BATCH_SIZE } from "@licensing/contracts";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -11,7 +11,9 @@ import {
 import { createTokenClient } from "../testing/fixtures.ts";
 import { OPERATOR } from "../testing/index.ts";
 import { badRequest, type BadRequest, type Known } from "../testing/fuzz/bad-requests.ts";
+import { appRouter } from "../trpc/app-router.ts";
 import { operationsOf, type OpenApiDocument, type Operation } from "../testing/fuzz/openapi-operations.ts";
+import { trpcRequest, type Procedure, type TrpcRequest } from "../testing/fuzz/trpc-batches.ts";
 
 /**
  * Issue 9, "done when": at least 10,000 generated bad requests across every operation of the OpenAPI
@@ -78,7 +80,7 @@ async function send(request: BadRequest): Promise<Outcome> {
 }
 
 /** What is wrong with an answer, or null. */
-function problem({ status, text }: Outcome): string | null {
+function problem({ status, text }: Pick<Outcome, "status" | "text">): string | null {
   if (status < 0) return `no answer: ${text}`;
   if (status >= 500) return `status ${status}`;
   if (stackTrace.test(text)) return "a stack trace or a file path in the body";
@@ -89,11 +91,47 @@ function problem({ status, text }: Outcome): string | null {
   } catch {
     return "an error body that is not JSON";
   }
+  return errorShapeProblem(body, status);
+}
+
+function errorShapeProblem(body: unknown, status: number): string | null {
   const { code, message, status: bodyStatus, ...rest } = body as Record<string, unknown>;
   if (typeof code !== "string" || typeof message !== "string" || bodyStatus !== status)
     return "an error body that is not {code, message, status}";
   if (Object.keys(rest).length) return `extra fields in the error body: ${Object.keys(rest).join(", ")}`;
   if (!(code in errorCatalogue)) return `an uncatalogued code ${code}`;
+  return null;
+}
+
+interface TrpcItem {
+  error?: { json?: { data?: { httpStatus?: number; appCode?: string | null } } };
+}
+
+/**
+ * What is wrong with a tRPC answer, or null. Refusals before tRPC (rate limits, batch size, a malformed
+ * path) are in the spec's shape; tRPC's own answers carry each call's status and the spec's code (or
+ * none, for tRPC's own errors such as an unknown procedure).
+ */
+function trpcProblem(request: TrpcRequest, status: number, text: string): string | null {
+  if (status < 0 || status >= 500 || stackTrace.test(text)) return problem({ status, text });
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return "a body that is not JSON";
+  }
+  if (!Array.isArray(body) && (body as Record<string, unknown>).code !== undefined)
+    return errorShapeProblem(body, status);
+  if (request.calls === null) return "a path that does not decode reached tRPC";
+  if (request.calls.length > TRPC_MAX_BATCH_SIZE) return `a batch of ${request.calls.length} calls ran`;
+  for (const item of (Array.isArray(body) ? body : [body]) as TrpcItem[]) {
+    const data = item.error?.json?.data;
+    if (!item.error) continue;
+    if (!data || typeof data.httpStatus !== "number") return "a tRPC error without its status";
+    if (data.httpStatus >= 500) return `a call answered ${data.httpStatus}`;
+    if (data.appCode != null && !(data.appCode in errorCatalogue))
+      return `an uncatalogued code ${data.appCode}`;
+  }
   return null;
 }
 
@@ -158,6 +196,64 @@ describe("fuzz: bad requests from the OpenAPI document", () => {
     );
     console.info(
       `fuzz: ${sent} requests over ${perOperation.size} operations; statuses ${JSON.stringify(Object.fromEntries(statuses))}; most time in ${slowest.join(", ")}`,
+    );
+  }, 900_000);
+});
+
+describe("fuzz: tRPC batches", () => {
+  const runs = Math.max(10, Math.round(RUNS / 2));
+  it(`${runs} generated tRPC requests: no 5xx, errors in their shape with catalogued codes`, async () => {
+    // At run time the router's `procedures` is flat, keyed by dotted path (its type is the nested record).
+    const flat = appRouter._def.procedures as unknown as Record<
+      string,
+      { _def: { type: Procedure["type"] } }
+    >;
+    const procedures = Object.entries(flat).map(([path, procedure]) => ({ path, type: procedure._def.type }));
+    expect(procedures.filter((p) => p.path.startsWith("auth.")).length).toBeGreaterThan(5);
+    const statuses = new Map<number, number>();
+    let calls = 0;
+    let authCalls = 0;
+    let oversized = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        trpcRequest(procedures, () => operator.cookie),
+        async (request) => {
+          let status = -1;
+          let text = "";
+          try {
+            const res = await fetch(`${app.url}${request.url}`, {
+              method: request.method,
+              headers: request.headers,
+              body: request.body,
+              redirect: "manual",
+            });
+            status = res.status;
+            text = await res.text();
+          } catch (error) {
+            text = String(error);
+          }
+          statuses.set(status, (statuses.get(status) ?? 0) + 1);
+          const sent = request.calls ?? request.names;
+          calls += sent.length;
+          authCalls += sent.filter((n) => n.startsWith("auth.")).length;
+          if (sent.length > TRPC_MAX_BATCH_SIZE) oversized++;
+          const wrong = trpcProblem(request, status, text);
+          if (wrong)
+            throw new Error(
+              `${wrong}\n${request.method} ${request.url.slice(0, 400)}\nbody ${request.body?.slice(0, 300) ?? ""}\nanswer ${status} ${text.slice(0, 400)}`,
+            );
+        },
+      ),
+      {
+        numRuns: runs,
+        seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined,
+        endOnFailure: true,
+      },
+    );
+    expect(authCalls).toBeGreaterThan(0);
+    expect(oversized).toBeGreaterThan(0);
+    console.info(
+      `fuzz: ${runs} tRPC requests, ${calls} calls (${authCalls} auth.*, ${oversized} batches over ${TRPC_MAX_BATCH_SIZE}); statuses ${JSON.stringify(Object.fromEntries(statuses))}`,
     );
   }, 900_000);
 });

@@ -78,6 +78,17 @@ describe("a representative run leaves no secret in the log", () => {
     remember("invitation token", inviteToken);
     const member = await app.client();
     expect((await member.get(`${AUTH}/invite/${inviteToken}`)).status).toBe(200);
+    // The admin app previews it through tRPC: a query is a GET with its input, token included, in the URL.
+    const input = (value: unknown) => encodeURIComponent(JSON.stringify(value));
+    for (const url of [
+      `/trpc/auth.invitation?input=${input({ json: { token: inviteToken } })}`,
+      `/trpc/auth.invitation?batch=1&input=${input({ 0: { json: { token: inviteToken } } })}`,
+      `/TRPC/auth.invitation?input=${input({ json: { token: inviteToken } })}`,
+    ]) {
+      expect((await member.get(url)).status, url).toBe(200);
+    }
+    const unknown = `/trpc/auth.invitation?input=${input({ json: { token: `${inviteToken}x` } })}`;
+    expect((await member.get(unknown)).status).toBe(404);
     remember("member password", "member-password-one");
     expect(
       (await member.post(`${AUTH}/accept-invite`, { token: inviteToken, password: "member-password-one" }))
@@ -96,6 +107,7 @@ describe("a representative run leaves no secret in the log", () => {
       });
     const enabled = await member.post(`${AUTH}/2fa/enable`, { code: await code() });
     (enabled.body.recoveryCodes as string[]).forEach((c, i) => remember(`recovery code ${i}`, c));
+    expect((await app.smtp.waitFor(email)).subject).toBe("Two-factor authentication was turned on");
     app.clock.advance(30_000);
     const second = await app.client();
     const ticket = await second.post(`${AUTH}/login`, { email, password: "member-password-one" });

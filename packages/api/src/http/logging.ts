@@ -23,10 +23,17 @@ const acceptableId = /^[\w.:-]{1,128}$/;
 // parameter named like a secret. License keys and signed tokens are masked by the log scrubber.
 const SECRET_SEGMENT = /(\/auth\/invite\/)[^/?#]+/;
 const SECRET_QUERY = /([?&](?:token|key|licenseKey|secret|password|ticket|code)=)[^&#]*/gi;
+// A tRPC query travels as GET with its whole input, JSON, in `?input=` (auth.invitation carries the
+// invitation token there): no tRPC input is logged, only the procedure names in the path. (Express
+// matches the `/trpc` mount case-insensitively, so this does too.)
+const TRPC_PATH = /^\/trpc(?:[/?#]|$)/i;
+const TRPC_INPUT = /([?&]input=)[^&#]*/gi;
 
 /** The request URL as it may be logged. */
-export const loggableUrl = (url: string) =>
-  url.replace(SECRET_SEGMENT, "$1[redacted]").replace(SECRET_QUERY, "$1[redacted]");
+export function loggableUrl(url: string) {
+  const out = url.replace(SECRET_SEGMENT, "$1[redacted]").replace(SECRET_QUERY, "$1[redacted]");
+  return TRPC_PATH.test(url) ? out.replace(TRPC_INPUT, "$1[redacted]") : out;
+}
 
 /**
  * Gives every request an id (the caller's `X-Request-Id` when well-formed), echoes it and logs the outcome.

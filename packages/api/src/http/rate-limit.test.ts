@@ -45,4 +45,27 @@ describe.skipIf(!redisUrl)("rate limits shared through Redis", () => {
       await redis.quit();
     }
   });
+
+  it("counts each call of a tRPC batch in the shared counter", async () => {
+    const redis = new Redis(redisUrl!);
+    const prefix = `rl-test-${randomBytes(4).toString("hex")}:`;
+    const options = { redis, rateLimitPrefix: prefix, rateLimits: { panel: 10 } };
+    const [a, b] = await Promise.all([startTestApp(options), startTestApp(options)]);
+    try {
+      const [ca, cb] = [await a.client(), await b.client()];
+      const batch = (n: number) => `/trpc/${Array(n).fill("companies.list").join(",")}?batch=1`;
+      const first = await ca.get(batch(6));
+      expect(first.headers.get("ratelimit-remaining")).toBe("4");
+      const second = await cb.get(batch(4));
+      expect(second.status).toBe(401);
+      expect(second.headers.get("ratelimit-remaining")).toBe("0");
+      const refused = await ca.get(batch(1));
+      expect(refused.status).toBe(429);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+      const keys = await redis.keys(`${prefix}*`);
+      if (keys.length) await redis.del(...keys);
+      await redis.quit();
+    }
+  });
 });

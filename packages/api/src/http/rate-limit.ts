@@ -1,24 +1,16 @@
-import { isIPv6 } from "node:net";
-import { ipKeyGenerator, rateLimit } from "express-rate-limit";
+import type { NextFunction, Request, RequestHandler, Response } from "express";
+import { MemoryStore, rateLimit, type Store } from "express-rate-limit";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
-import type { Clock } from "@licensing/core";
+import { clientAddressKey, type Clock } from "@licensing/core";
 import type { ErrorResponse } from "@licensing/contracts";
 import { RateLimitStoreUnavailable, RedisWindowStore } from "./redis-store.ts";
 
 export type Contour = "panel" | "auth" | "client";
 export type RateLimits = Record<Contour, number>;
 
-/**
- * The library's default masks IPv6 addresses to their /56 (one attacker, one subnet); this does the same
- * but skips its address parsing for IPv4, which is most of the traffic, including the IPv4-mapped form
- * (`::ffff:203.0.113.9`) that a dual-stack listener reports for IPv4 clients.
- */
-export function rateLimitKey(ip: string | undefined): string {
-  if (!ip) return "unknown";
-  if (ip.startsWith("::ffff:") && ip.includes(".")) return ip.slice(7);
-  return isIPv6(ip) ? ipKeyGenerator(ip) : ip;
-}
+/** The key a client is counted under: its IPv4 address, or its IPv6 /56 (core's `clientAddressKey`). */
+export const rateLimitKey = (ip: string | undefined): string => clientAddressKey(ip);
 
 export interface SharedCounters {
   redis: Redis;
@@ -50,24 +42,31 @@ export function redisOutageWarning(clock: Clock, logger: Logger) {
   };
 }
 
+/** A contour's limiter: `handler` counts a request once, `charge` counts it as `calls` (a tRPC batch). */
+export interface ContourLimiter {
+  handler: RequestHandler;
+  charge(calls: number): RequestHandler;
+}
+
 /**
  * A fixed one-minute window per IP and contour (spec §1, §8). With Redis the counters are shared by
  * every instance, and a request Redis cannot count is let through (fail open, docs/decisions/0018);
- * otherwise each process counts alone.
+ * otherwise each process counts alone. A request that stands for several calls counts each
+ * (decision 0036), so a batch cannot carry more calls past the limit than separate requests could.
  */
-export function contourRateLimit(contour: Contour, limit: number, shared?: SharedCounters) {
-  const store = shared
+export function contourRateLimit(contour: Contour, limit: number, shared?: SharedCounters): ContourLimiter {
+  const store: Store = shared
     ? new RedisWindowStore(shared.redis, `${shared.prefix ?? "rl:"}${contour}:`, shared.onUnavailable)
-    : undefined;
-  return rateLimit({
+    : new MemoryStore();
+  const handler = rateLimit({
     windowMs: 60_000,
     limit,
     standardHeaders: "draft-6",
     keyGenerator: (req) => rateLimitKey(req.ip),
-    // That check reads the key generator's source for `ipKeyGenerator`; rateLimitKey calls it.
+    // That check reads the key generator's source for `ipKeyGenerator`; rateLimitKey does what it does.
     validate: { keyGeneratorIpFallback: false },
     legacyHeaders: false,
-    ...(store ? { store } : {}),
+    store,
     passOnStoreError: true,
     logger: {
       // The store has reported its own failure (throttled); other messages are the library's checks.
@@ -85,4 +84,21 @@ export function contourRateLimit(contour: Contour, limit: number, shared?: Share
       res.status(429).json(body);
     },
   });
+  // The library counts one hit per request and has no cost option (express-rate-limit#309, whose
+  // maintainers suggest incrementing more than once): the calls beyond the first are added to the same
+  // store here, then the library counts the last one, decides against the limit and sets the headers.
+  const charge =
+    (calls: number): RequestHandler =>
+    (req: Request, res: Response, next: NextFunction) => {
+      if (calls <= 1) return handler(req, res, next);
+      const key = rateLimitKey(req.ip);
+      // A store that fails here fails again in the handler, which lets the request through (fail open).
+      const extra = Array.from({ length: calls - 1 }, () =>
+        Promise.resolve()
+          .then(() => store.increment(key))
+          .catch(() => undefined),
+      );
+      Promise.all(extra).then(() => handler(req, res, next), next);
+    };
+  return { handler, charge };
 }

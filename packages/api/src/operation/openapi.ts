@@ -63,7 +63,7 @@ export function buildOpenApiDocument(routes: AnyOperation[], info: { version: st
       ...(r.body
         ? {
             requestBody: {
-              required: true,
+              required: !r.body.safeParse(undefined).success,
               content: { "application/json": { schema: toSchema(r.body, "input") } },
             },
           }

@@ -1,3 +1,4 @@
+import { sealedAt } from "@licensing/core";
 import { tables } from "@licensing/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -71,8 +72,11 @@ describe("POST /panel/templates", () => {
       .select()
       .from(tables.signingKeys)
       .where(eq(tables.signingKeys.templateId, res.body.id));
-    expect(key!.privateKeySealed).toMatch(/^v1\./);
-    const der = app.deps.secrets.open(key!.privateKeySealed);
+    expect(key!.privateKeySealed).toMatch(/^v2\./);
+    const der = app.deps.secrets.open(
+      key!.privateKeySealed,
+      sealedAt(tables.signingKeys.privateKeySealed, key!.id),
+    );
     const seedHex = der.subarray(-32).toString("hex");
     const seedB64 = der.subarray(-32).toString("base64url");
     const everything = JSON.stringify([

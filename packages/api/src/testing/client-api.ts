@@ -1,3 +1,4 @@
+import type { LicenseIssueResponse } from "@licensing/contracts";
 import { signatureV1, signatureV2 } from "@licensing/core";
 import { formatSignatureHeader, SIGNATURE_HEADERS } from "@licensing/protocol";
 import type { operations } from "../catalogue.ts";
@@ -18,12 +19,8 @@ export async function createLicensedCompany(operator: TestClient) {
   return { companyId: res.body.id, templateId: template.id };
 }
 
-export interface IssuedLicense {
-  id: string;
-  licenseKey: string;
-  token: string;
-  publicKey: string;
-}
+/** A license as `POST /licenses` returns it. */
+export type IssuedLicense = LicenseIssueResponse;
 
 export async function issueLicense(
   operator: TestClient,

@@ -4,7 +4,7 @@ import { hashPassword } from "@licensing/core";
 import { tables } from "@licensing/db";
 import { eq } from "drizzle-orm";
 import { TestClient } from "./http-client.ts";
-import type { TestApp } from "./index.ts";
+import { OPERATOR, type TestApp } from "./index.ts";
 
 /**
  * The rows a test starts from: companies, members and API tokens. `seedCompany`, `createMember` and
@@ -116,7 +116,7 @@ export async function createMember(
 /**
  * A personal access token of `company` (Admin there) and a client that sends it as Bearer. With
  * `creator`, it is created over HTTP by that client (so it is that user's token); otherwise it is written
- * to the database with no creator.
+ * to the database with no creator, acting for the bootstrap operator (its root user, decision 0037).
  */
 export async function createTokenClient(
   app: TestApp,
@@ -134,11 +134,16 @@ export async function createTokenClient(
     secret = res.body.secret;
   } else {
     secret = `svc_pat_${randomBytes(32).toString("base64url")}`;
+    const [operator] = await app.database.db
+      .select({ id: tables.users.id })
+      .from(tables.users)
+      .where(eq(tables.users.email, OPERATOR.email));
     const [row] = await app.database.db
       .insert(tables.apiTokens)
       .values({
         name: "test token",
         companyId: company.id,
+        rootUserId: operator!.id,
         prefix: secret.slice(0, 12),
         secretHash: createHash("sha256").update(secret).digest("hex"),
         createdAt: app.clock.now(),

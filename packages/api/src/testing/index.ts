@@ -62,6 +62,8 @@ export interface TestAppOptions {
   smtp?: boolean;
   /** Heartbeat storage settings (e.g. a short HEARTBEAT_RETENTION_DAYS). */
   analytics?: DepsOptions["analytics"];
+  /** Session settings (SESSION_MAX_AGE_DAYS). */
+  sessions?: DepsOptions["sessions"];
   /** Another app's database, to run a second app over the same data (left open on close). */
   database?: TestDatabase;
   /** The master key sealing signing keys; apps sharing a database need the same one. */
@@ -87,6 +89,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     clientSignatureMinVersion: options.clientSignatureMinVersion,
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
     analytics: options.analytics,
+    sessions: options.sessions,
   });
   await bootstrapOperator(deps, OPERATOR);
   const app = createApp({

@@ -117,6 +117,28 @@ describe("auth procedures through createCaller", () => {
     expect((await second.call().auth.me()).totpEnabled).toBe(false);
   });
 
+  it("asks an old session for the password before 2FA enrolment and enabling", async () => {
+    const member = await createMember(app, {});
+    const browser = trpcCaller(app.deps);
+    await browser.call().auth.login({ email: member.email, password: MEMBER_PASSWORD });
+    app.clock.advance(10 * 60_000);
+    expect(await codeOf(browser.call().auth.twoFactor.enroll())).toEqual({
+      trpc: "FORBIDDEN",
+      app: "auth.reauthentication_required",
+    });
+    const { secret } = await browser.call().auth.twoFactor.enroll({ password: MEMBER_PASSWORD });
+    expect(await codeOf(browser.call().auth.twoFactor.enable({ code: await codeFor(secret) }))).toEqual({
+      trpc: "FORBIDDEN",
+      app: "auth.reauthentication_required",
+    });
+    const { recoveryCodes } = await browser
+      .call()
+      .auth.twoFactor.enable({ code: await codeFor(secret), password: MEMBER_PASSWORD });
+    expect(recoveryCodes).toHaveLength(10);
+    expect(member.client.cookie).toBeDefined();
+    expect((await member.client.get("/api/v1/panel/auth/me")).status).toBe(401);
+  });
+
   it("keeps session-only operations from access tokens", async () => {
     const company = await seedCompany(app);
     const { secret } = await createTokenClient(app, company);

@@ -1,7 +1,7 @@
 import { tables } from "@licensing/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { webhooks } from "@licensing/core";
+import { sealedAt, webhooks } from "@licensing/core";
 import {
   createLicensedCompany,
   issueLicense,
@@ -63,7 +63,11 @@ describe("POST /panel/webhooks", () => {
       .from(tables.webhookEndpoints)
       .where(eq(tables.webhookEndpoints.id, res.body.id));
     expect(JSON.stringify(row)).not.toContain(SECRET);
-    expect(app.deps.secrets.open(row!.secretSealed).toString("utf8")).toBe(SECRET);
+    expect(
+      app.deps.secrets
+        .open(row!.secretSealed, sealedAt(tables.webhookEndpoints.secretSealed, row!.id))
+        .toString("utf8"),
+    ).toBe(SECRET);
     for (const path of [base, `${base}/${res.body.id}`]) {
       const read = await op.get(path);
       expect(read.status).toBe(200);
@@ -211,7 +215,11 @@ describe("PATCH, DELETE and GET /panel/webhooks/{id}", () => {
       .select()
       .from(tables.webhookEndpoints)
       .where(eq(tables.webhookEndpoints.id, endpoint.id));
-    expect(app.deps.secrets.open(row!.secretSealed).toString("utf8")).toBe(newSecret);
+    expect(
+      app.deps.secrets
+        .open(row!.secretSealed, sealedAt(tables.webhookEndpoints.secretSealed, row!.id))
+        .toString("utf8"),
+    ).toBe(newSecret);
     const audit = await app.deps.db
       .select()
       .from(tables.auditLog)

@@ -1,5 +1,5 @@
-import { randomBytes } from "node:crypto";
-import { createDeps, createManualClock, webhooks, type Deps } from "@licensing/core";
+import { randomBytes, randomUUID } from "node:crypto";
+import { createDeps, createManualClock, sealedAt, webhooks, type Deps } from "@licensing/core";
 import { createDatabase, tables, type Database } from "@licensing/db";
 import { createTestDatabase, type TestDatabase } from "@licensing/db/testing";
 import { pino } from "pino";
@@ -46,11 +46,13 @@ afterAll(async () => {
 });
 
 async function addEndpoint(events: string[]) {
+  const id = randomUUID();
   const [row] = await a.db
     .insert(tables.webhookEndpoints)
     .values({
+      id,
       url: hooks.url,
-      secretSealed: a.secrets.seal(SECRET),
+      secretSealed: a.secrets.seal(SECRET, sealedAt(tables.webhookEndpoints.secretSealed, id)),
       events,
       createdAt: clock.now(),
       updatedAt: clock.now(),

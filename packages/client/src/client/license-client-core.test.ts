@@ -1,9 +1,10 @@
 import markerVector from "@licensing/protocol/vectors/marker.json" with { type: "json" };
 import tokenVector from "@licensing/protocol/vectors/token.json" with { type: "json" };
 import { describe, expect, it } from "vitest";
+import { manualScheduler, watchTimer } from "../../testing/manual-scheduler.ts";
 import { LicenseClientCore } from "./license-client-core.ts";
 import { serializeState } from "./state.ts";
-import { memoryStorage } from "./storage.ts";
+import { memoryStorage, type MemoryStorage } from "./storage.ts";
 
 /** The core client alone, as a renderer runs it: the golden vectors in memory storage, no server. */
 const HOUR = 3_600_000;
@@ -12,6 +13,7 @@ const unreachable: typeof fetch = async () => {
 };
 
 function offlineClient(now: { at: number }) {
+  const scheduler = manualScheduler();
   const storage = memoryStorage({
     license: JSON.stringify({ licenseKey: tokenVector.claims.lk, token: tokenVector.token }),
     marker: markerVector.marker,
@@ -28,14 +30,58 @@ function offlineClient(now: { at: number }) {
     hwFingerprint: markerVector.payload.fp,
     fetch: unreachable,
     clock: () => now.at,
+    scheduler,
   });
-  return { client, storage };
+  return { client, storage, scheduler };
 }
 
+/** Records every call to the storage from now on. */
+function recordCalls(storage: MemoryStorage): string[] {
+  const calls: string[] = [];
+  for (const method of ["readLicense", "readMarker", "writeMarker", "readState", "writeState"] as const) {
+    const original = storage[method] as (...args: unknown[]) => Promise<unknown>;
+    (storage as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
+      calls.push(method);
+      return original(...args);
+    };
+  }
+  return calls;
+}
+
+/** Lets the writes the client queued (promises) run. */
+const queuedWrites = () => new Promise((resolve) => setTimeout(resolve, 0));
+
 describe("LicenseClientCore over memory storage", () => {
+  it("reads the status without I/O; refreshStatus observes the clock, writes the state and tells listeners", async () => {
+    const now = { at: markerVector.payload.iat * 1000 + HOUR };
+    const { client, storage } = offlineClient(now);
+    await client.initialize();
+    const calls = recordCalls(storage);
+    const heard: string[] = [];
+    client.onStatusChange((status, previous) => heard.push(`${previous}->${status}`));
+
+    // Past the marker's exp, and long after the state was last written.
+    now.at = markerVector.payload.exp * 1000 + 5 * 60_000;
+    expect(client.status).toBe("GracePeriod");
+    expect(client.status).toBe("GracePeriod");
+    expect(client.statusDetails).toMatchObject({ status: "GracePeriod", at: now.at });
+    expect(client.isUsable).toBe(true);
+    await queuedWrites();
+    expect(calls).toEqual([]);
+    expect(heard).toEqual([]);
+    expect(JSON.parse(storage.state!).observedAt).toBe(markerVector.payload.iat * 1000 + HOUR);
+
+    expect(client.refreshStatus()).toMatchObject({ status: "GracePeriod", at: now.at });
+    await queuedWrites();
+    expect(calls).toEqual(["writeState"]);
+    expect(heard).toEqual(["Active->GracePeriod"]);
+    expect(JSON.parse(storage.state!).observedAt).toBe(now.at);
+    await client.dispose();
+  });
+
   it("runs offline from the cached marker, and tells every listener even when one throws", async () => {
     const now = { at: markerVector.payload.iat * 1000 + HOUR };
-    const { client } = offlineClient(now);
+    const { client, scheduler } = offlineClient(now);
     const heard: string[] = [];
     client.onStatusChange(() => {
       throw new Error("a careless listener");
@@ -48,6 +94,7 @@ describe("LicenseClientCore over memory storage", () => {
       activationId: markerVector.payload.aid,
     });
     now.at = markerVector.payload.exp * 1000;
+    scheduler.fire(watchTimer);
     expect(client.status).toBe("GracePeriod");
     unsubscribe();
     now.at += 24 * HOUR;

@@ -1,8 +1,8 @@
 import { toPublicKey } from "../crypto/verify.ts";
 import type { LicenseCheck } from "../license/license-file.ts";
 import { checkMarker, type MarkerProblem } from "../license/marker-check.ts";
-import { deriveStatus, isUsable, type LicenseStatus } from "../status/derive-status.ts";
-import { observe, type ObservedTime } from "../status/observed-time.ts";
+import { deriveStatus, isUsable, type ClientStatus } from "../status/derive-status.ts";
+import { observe, observedFloor, type ObservedTime } from "../status/observed-time.ts";
 import { valueAtPath } from "./config-path.ts";
 import { Connection } from "./connection.ts";
 import { loadLocalLicense, statusInputs, type TrustedMarker } from "./local-license.ts";
@@ -36,7 +36,7 @@ export class LicenseClientCore {
   private persistedAt = -Infinity;
   private connection: Connection | null = null;
   private readonly listeners = new Set<StatusListener>();
-  private lastStatus: LicenseStatus = "Invalid";
+  private lastStatus: ClientStatus = "Invalid";
   /** Listeners hear of changes once `initialize` has settled, not of the steps on its way. */
   private settled = false;
   private watchTimer: unknown = null;
@@ -79,8 +79,8 @@ export class LicenseClientCore {
     this.observed = local.observed;
     this.fingerprint = local.fingerprint;
     if (local.markerProblem) this.log("warn", `Ignored the cached marker: ${local.markerProblem}`);
-    // Reading the status observes the time and writes the state: "at initialize".
-    const { reason } = this.statusDetails;
+    // The time is observed, and the state written, at initialize.
+    const { reason } = this.refreshStatus();
     if (!local.license.ok || reason === "token-expired" || this.disposing) return this.settle(false);
     this.connection = new Connection({
       ...this.options,
@@ -91,7 +91,7 @@ export class LicenseClientCore {
       log: (level, message) => this.log(level, message),
       onServerTime: (time) => (this.observed = observe(this.observed, this.clock(), time)),
       onMarker: (marker, activationId) => this.acceptMarker(marker, activationId),
-      onActivationGone: () => this.emitIfChanged(),
+      onActivationGone: () => void this.refreshStatus(),
       afterTimer: () => this.writes,
     });
     this.watch();
@@ -104,12 +104,12 @@ export class LicenseClientCore {
   private async settle(result: boolean) {
     await this.writes;
     this.settled = true;
-    this.emitIfChanged();
+    this.refreshStatus();
     return result;
   }
 
-  /** The status now (computed on every read from `clock()`). */
-  get status(): LicenseStatus {
+  /** The status now (computed on every read from `clock()`; a read changes nothing). */
+  get status(): ClientStatus {
     return this.statusDetails.status;
   }
 
@@ -118,18 +118,35 @@ export class LicenseClientCore {
     return isUsable(this.status);
   }
 
-  /** Why the status is what it is, and when it changes next. */
+  /**
+   * Why the status is what it is, and when it changes next: `deriveStatus` over what this client holds, at
+   * the clock's reading. A pure read: it writes nothing and calls no listener (`refreshStatus` does).
+   */
   get statusDetails(): ClientStatusDetails {
+    return this.detailsAt(this.clock());
+  }
+
+  /**
+   * The one step that acts on the time: observes the clock (the rollback defence, decision 0019), writes
+   * the state at most once a minute, and tells the listeners when the status changed. The status watch
+   * runs it at each transition and at least once a minute, and so do initialization, heartbeats, markers
+   * and deactivation; call it to hear of a change the clock made before the watch does. Returns the details.
+   */
+  refreshStatus(): ClientStatusDetails {
     const clockNow = this.clock();
     if (this.licenseCheck) {
       this.observed = observe(this.observed, clockNow);
       if (!this.disposing && clockNow - this.persistedAt >= WATCH_INTERVAL_MS) this.persistState();
     }
-    const details = deriveStatus(
-      statusInputs(this.licenseCheck, this.marker, this.observed?.at ?? null),
-      clockNow,
-    );
+    const details = this.detailsAt(clockNow);
     this.emitIfChanged(details.status);
+    return details;
+  }
+
+  private detailsAt(clockNow: number): ClientStatusDetails {
+    // The observation carried forward to this reading, as `observe` would make it, without keeping it.
+    const observedAt = this.observed ? observedFloor(this.observed, clockNow) : null;
+    const details = deriveStatus(statusInputs(this.licenseCheck, this.marker, observedAt), clockNow);
     const connection = this.connection;
     return {
       ...details,
@@ -182,7 +199,7 @@ export class LicenseClientCore {
     if (!this.connection || this.disposing) return false;
     const ok = await this.connection.beat(true);
     await this.writes;
-    this.emitIfChanged();
+    this.refreshStatus();
     return ok;
   }
 
@@ -199,7 +216,7 @@ export class LicenseClientCore {
     this.write(() => this.options.storage.writeMarker(null));
     this.persistState();
     await this.writes;
-    this.emitIfChanged();
+    this.refreshStatus();
     return true;
   }
 
@@ -261,14 +278,14 @@ export class LicenseClientCore {
     }
     this.write(() => this.options.storage.writeMarker(this.marker!.text));
     this.persistState();
-    this.emitIfChanged();
+    this.refreshStatus();
     return true;
   }
 
-  /** The status watch: re-reads the status at its next transition, and at least once a minute. */
+  /** The status watch: refreshes the status at its next transition, and at least once a minute. */
   private watch() {
     if (this.disposing) return;
-    const details = this.statusDetails;
+    const details = this.refreshStatus();
     const untilNext = details.nextTransitionAt === null ? Infinity : details.nextTransitionAt - details.at;
     this.watchTimer = this.scheduler.setTimeout(
       () => this.watch(),
@@ -295,7 +312,7 @@ export class LicenseClientCore {
     });
   }
 
-  private emitIfChanged(status: LicenseStatus = this.statusDetails.status) {
+  private emitIfChanged(status: ClientStatus) {
     const previous = this.lastStatus;
     if (!this.settled || status === previous) return;
     this.lastStatus = status;

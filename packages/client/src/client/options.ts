@@ -1,8 +1,8 @@
 import type { PublicKeyInput } from "../crypto/verify.ts";
 import type { ApiFailure } from "../http/server-api.ts";
 import type { MarkerProblem } from "../license/marker-check.ts";
-import type { TokenConfig } from "../license/types.ts";
-import type { LicenseStatus, StatusDetails } from "../status/derive-status.ts";
+import type { HwBindingMode, TokenConfig } from "../license/types.ts";
+import type { ClientStatus, StatusDetails } from "../status/derive-status.ts";
 import type { ClientLogger } from "./connection.ts";
 import type { Scheduler } from "./scheduler.ts";
 import type { LicenseStorage } from "./storage.ts";
@@ -61,8 +61,8 @@ export interface LicenseInfo {
   issuedAt: number;
   expiresAt: number;
   trial: boolean;
-  hwBinding: { mode: "none" | "fixed" | "firstActivation"; fingerprint: string | null };
+  hwBinding: { mode: HwBindingMode; fingerprint: string | null };
   config: TokenConfig;
 }
 
-export type StatusListener = (status: LicenseStatus, previous: LicenseStatus) => void;
+export type StatusListener = (status: ClientStatus, previous: ClientStatus) => void;

@@ -1,7 +1,12 @@
 import { copyFile, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { manualScheduler, offlineFetch, startSdkTestServer, type SdkTestServer } from "../testing/server.ts";
+import {
+  manualScheduler,
+  offlineFetch,
+  startSdkTestServer,
+  type SdkTestServer,
+} from "../../testing/index.ts";
 import { inspectLicenseFile } from "./inspect-file.ts";
 
 const SECOND = 1000;

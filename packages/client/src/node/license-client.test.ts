@@ -1,8 +1,14 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LicenseStatus } from "../status/derive-status.ts";
-import { offlineFetch, startSdkTestServer, type SdkTestServer } from "../testing/server.ts";
+import type { ClientStatus } from "../status/derive-status.ts";
+import {
+  manualScheduler,
+  offlineFetch,
+  startSdkTestServer,
+  watchTimer,
+  type SdkTestServer,
+} from "../../testing/index.ts";
 import { defaultFingerprint } from "./fingerprint.ts";
 
 const SECOND = 1000;
@@ -31,7 +37,7 @@ describe("LicenseClient against the real server", () => {
   it("issue, download, initialize: Active with the server's marker cached, features and config", async () => {
     const onDisk = await server.licenseOnDisk({ config });
     const client = server.client(onDisk, { deactivateOnDispose: false });
-    const changes: Array<[LicenseStatus, LicenseStatus]> = [];
+    const changes: Array<[ClientStatus, ClientStatus]> = [];
     client.onStatusChange((status, previous) => changes.push([status, previous]));
     expect(client.status).toBe("Invalid");
     expect(client.statusDetails.reason).toBe("not-initialized");
@@ -95,8 +101,9 @@ describe("LicenseClient against the real server", () => {
     const markerExpiresAt = online.statusDetails.markerExpiresAt!;
     await online.dispose();
 
-    const offline = server.client(onDisk, { fetch: offlineFetch });
-    const seen: LicenseStatus[] = [];
+    const scheduler = manualScheduler();
+    const offline = server.client(onDisk, { fetch: offlineFetch, scheduler });
+    const seen: ClientStatus[] = [];
     offline.onStatusChange((status) => seen.push(status));
     expect(await offline.initialize()).toBe(true);
     expect(offline.statusDetails).toMatchObject({
@@ -107,12 +114,14 @@ describe("LicenseClient against the real server", () => {
     server.app.clock.set(new Date(markerExpiresAt - SECOND));
     expect(offline.status).toBe("Active");
     server.app.clock.set(new Date(markerExpiresAt + SECOND));
+    scheduler.fire(watchTimer);
     expect(offline.statusDetails).toMatchObject({
       status: "GracePeriod",
       reason: "marker-expired",
       nextTransitionAt: markerExpiresAt + DAY,
     });
     server.app.clock.set(new Date(markerExpiresAt + DAY + SECOND));
+    scheduler.fire(watchTimer);
     expect(offline.statusDetails).toMatchObject({ status: "Expired", reason: "grace-ended" });
     expect(seen).toEqual(["Active", "GracePeriod", "Expired"]);
     await offline.dispose();

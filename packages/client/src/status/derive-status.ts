@@ -3,12 +3,13 @@
  * function of what was verified and of the time. The client, the QA simulator and support tools share it.
  */
 
-export const LICENSE_STATUSES = ["Invalid", "Active", "GracePeriod", "Expired", "Revoked"] as const;
+/** The status the client library derives locally; the server's license status is another thing. */
+export const CLIENT_STATUSES = ["Invalid", "Active", "GracePeriod", "Expired", "Revoked"] as const;
 /**
  * `Revoked` is part of the type for the spec's sake, but never derived: a revocation is learned only
  * indirectly (rule 5), as markers stop and the offline window runs out.
  */
-export type LicenseStatus = (typeof LICENSE_STATUSES)[number];
+export type ClientStatus = (typeof CLIENT_STATUSES)[number];
 
 /** How long a license stays usable after its offline marker expired (spec §8). */
 export const GRACE_PERIOD_MS = 24 * 60 * 60 * 1000;
@@ -43,7 +44,7 @@ export interface StatusInputs {
 }
 
 export interface StatusDetails {
-  status: LicenseStatus;
+  status: ClientStatus;
   reason: StatusReason;
   /** One sentence for logs and support. */
   message: string;
@@ -56,7 +57,7 @@ export interface StatusDetails {
   /** When the status changes next if nothing else happens (epoch ms); null when it will not by itself. */
   nextTransitionAt: number | null;
   /** The status it changes to at `nextTransitionAt`. */
-  nextStatus: LicenseStatus | null;
+  nextStatus: ClientStatus | null;
   tokenExpiresAt: number | null;
   markerIssuedAt: number | null;
   markerExpiresAt: number | null;
@@ -89,7 +90,7 @@ export function deriveStatus(inputs: StatusInputs, now: number): StatusDetails {
     markerExpiresAt: marker?.expiresAt ?? null,
     graceEndsAt: marker ? marker.expiresAt + GRACE_PERIOD_MS : null,
   };
-  const settled = (status: LicenseStatus, reason: StatusReason, message: string): StatusDetails => ({
+  const settled = (status: ClientStatus, reason: StatusReason, message: string): StatusDetails => ({
     status,
     reason,
     message,
@@ -116,7 +117,7 @@ export function deriveStatus(inputs: StatusInputs, now: number): StatusDetails {
   }
   const graceEndsAt = marker.expiresAt + GRACE_PERIOD_MS;
   // Whatever comes first: the marker's own end, or the token's hard expiry.
-  const until = (end: number, next: LicenseStatus) =>
+  const until = (end: number, next: ClientStatus) =>
     tokenExpiresAt <= end
       ? { nextTransitionAt: tokenExpiresAt, nextStatus: "Expired" as const }
       : { nextTransitionAt: end, nextStatus: next };
@@ -148,4 +149,4 @@ export function deriveStatus(inputs: StatusInputs, now: number): StatusDetails {
 }
 
 /** Active or GracePeriod: the states in which a product keeps working. */
-export const isUsable = (status: LicenseStatus) => status === "Active" || status === "GracePeriod";
+export const isUsable = (status: ClientStatus) => status === "Active" || status === "GracePeriod";

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { Executor } from "@licensing/db";
+import { tables, type Executor } from "@licensing/db";
 import type { Deps } from "../deps.ts";
 import { rowsOf } from "../sql-rows.ts";
 import { addDays, dayStart, utcDay } from "./days.ts";
@@ -8,11 +8,11 @@ import { rawUsage } from "./raw-usage.ts";
 /** Days rolled up per transaction, so a first run over a long history commits as it goes. */
 const CHUNK_DAYS = 31;
 
+const rollupState = tables.usageRollupState;
+
 /** The last day `usage_daily` holds (YYYY-MM-DD), or null before the first rollup. */
 export async function rolledThrough(executor: Executor): Promise<string | null> {
-  const [state] = rowsOf<{ day: string | null }>(
-    await executor.execute(sql`select rolled_through::text as day from usage_rollup_state`),
-  );
+  const [state] = await executor.select({ day: rollupState.rolledThrough }).from(rollupState);
   return state?.day ?? null;
 }
 
@@ -28,11 +28,10 @@ export async function rollupUsage(deps: Deps): Promise<number> {
   let written = 0;
   for (;;) {
     const days = await deps.db.transaction(async (tx) => {
-      const [state] = rowsOf<{ day: string | null }>(
-        await tx.execute(
-          sql`select rolled_through::text as day from usage_rollup_state for update skip locked`,
-        ),
-      );
+      const [state] = await tx
+        .select({ day: rollupState.rolledThrough })
+        .from(rollupState)
+        .for("update", { skipLocked: true });
       if (!state) return 0;
       let start = state.day && addDays(state.day, 1);
       if (!start) {
@@ -42,7 +41,7 @@ export async function rollupUsage(deps: Deps): Promise<number> {
         start = oldest?.day ?? addDays(target, 1);
       }
       if (start > target) {
-        if (!state.day) await tx.execute(sql`update usage_rollup_state set rolled_through = ${target}::date`);
+        if (!state.day) await tx.update(rollupState).set({ rolledThrough: target });
         return 0;
       }
       const candidate = addDays(start, CHUNK_DAYS - 1);
@@ -56,7 +55,7 @@ export async function rollupUsage(deps: Deps): Promise<number> {
         insert into usage_daily (day, company_id, activations, heartbeats, licenses_issued)
         select r."day"::date, r."companyId", r."activations", r."heartbeats", r."licensesIssued"
           from (${counts}) r`);
-      await tx.execute(sql`update usage_rollup_state set rolled_through = ${end}::date`);
+      await tx.update(rollupState).set({ rolledThrough: end });
       return daysBetweenCount(start, end);
     });
     if (days === 0) return written;

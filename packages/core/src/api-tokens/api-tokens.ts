@@ -1,5 +1,5 @@
-import { desc, eq } from "drizzle-orm";
-import { tables, type ApiTokenRow } from "@licensing/db";
+import { desc, eq, sql } from "drizzle-orm";
+import { tables, type ApiTokenRow, type Tx } from "@licensing/db";
 import type { ApiTokenResponse, CreateApiTokenRequest, CreateApiTokenResponse } from "@licensing/contracts";
 import { recordAudit } from "../audit/record.ts";
 import type { Actor } from "../auth/actor.ts";
@@ -16,6 +16,7 @@ import {
   inSubtree,
   visibleCompanyScope,
 } from "../policy/index.ts";
+import { rowsOf } from "../sql-rows.ts";
 
 const t = tables.apiTokens;
 const MAX_EXPIRY_DAYS = 3650;
@@ -54,7 +55,24 @@ export async function listApiTokens(
   return rows.map((r) => toApiTokenResponse(r.token));
 }
 
-/** Creates a token for a company the actor administers; the secret is in this answer only. */
+/**
+ * Where a new token sits in its chain (decision 0037): made by a user, that user is its root; made with a
+ * token, it hangs under that token (locked, so a revocation in flight either sees it or refuses it) and
+ * shares its root, and it expires no later than its parent.
+ */
+async function chainOf(tx: Tx, actor: Actor) {
+  if (actor.kind === "user") return { rootUserId: actor.userId, parentTokenId: null, parentExpiresAt: null };
+  const [parent] = await tx.select().from(t).where(eq(t.id, actor.tokenId)).for("share");
+  if (!parent || parent.revokedAt) return fail("auth.invalid_token", "The access token has been revoked");
+  return { rootUserId: parent.rootUserId, parentTokenId: parent.id, parentExpiresAt: parent.expiresAt };
+}
+
+const earliest = (a: Date | null, b: Date | null) => (a && b ? (a < b ? a : b) : (a ?? b));
+
+/**
+ * Creates a token for a company the actor administers; the secret is in this answer only. A token made
+ * with a token expires no later than the token it was made with.
+ */
 export async function createApiToken(
   deps: Deps,
   actor: Actor,
@@ -68,25 +86,34 @@ export async function createApiToken(
   }
   const secret = `${API_TOKEN_PREFIX}${randomSecret(32)}`;
   const now = deps.clock.now();
+  const requestedExpiry = days == null ? null : new Date(now.getTime() + days * DAY);
   const row = await deps.db.transaction(async (tx) => {
     await authorizeCompany(tx, actor, input.companyId, "admin");
+    const { parentExpiresAt, ...links } = await chainOf(tx, actor);
     const [created] = await tx
       .insert(t)
       .values({
         name,
         companyId: input.companyId,
         createdByUserId: actor.kind === "user" ? actor.userId : null,
+        ...links,
         prefix: secret.slice(0, API_TOKEN_PREFIX.length + PREFIX_CHARS),
         secretHash: sha256Hex(secret),
         createdAt: now,
-        expiresAt: days == null ? null : new Date(now.getTime() + days * DAY),
+        expiresAt: earliest(requestedExpiry, parentExpiresAt),
       })
       .returning();
     await recordAudit(tx, deps.clock, actor, {
       action: "api_token.created",
       entityType: "api_token",
       entityId: created!.id,
-      meta: { name, companyId: input.companyId, prefix: created!.prefix, expiresInDays: days ?? null },
+      meta: {
+        name,
+        companyId: input.companyId,
+        prefix: created!.prefix,
+        expiresInDays: days ?? null,
+        ...(links.parentTokenId ? { parentTokenId: links.parentTokenId } : {}),
+      },
     });
     return created!;
   });
@@ -110,12 +137,38 @@ export async function revokeApiToken(deps: Deps, actor: Actor, id: string): Prom
       forbidden: `Revoking a token needs the admin role on company ${found?.token.companyId}`,
     });
     if (found.token.revokedAt) return;
-    await tx.update(t).set({ revokedAt: deps.clock.now() }).where(eq(t.id, id));
+    const now = deps.clock.now();
+    await tx.update(t).set({ revokedAt: now }).where(eq(t.id, id));
+    const descendants = await revokeDescendants(tx, id, now);
     await recordAudit(tx, deps.clock, actor, {
       action: "api_token.revoked",
       entityType: "api_token",
       entityId: id,
-      meta: { name: found.token.name, companyId: found.token.companyId, prefix: found.token.prefix },
+      meta: {
+        name: found.token.name,
+        companyId: found.token.companyId,
+        prefix: found.token.prefix,
+        revokedDescendants: descendants,
+      },
     });
   });
+}
+
+/**
+ * Revokes every live token made (directly or down the line) with token `id`; returns how many. The
+ * resolution refuses them anyway (their ancestor is revoked); this makes the list say so too.
+ */
+async function revokeDescendants(tx: Tx, id: string, now: Date): Promise<number> {
+  const revoked = rowsOf<{ id: string }>(
+    await tx.execute(sql`
+      with recursive descendants (id) as (
+        select id from api_tokens where parent_token_id = ${id}
+        union
+        select c.id from api_tokens c join descendants d on c.parent_token_id = d.id
+      )
+      update api_tokens set revoked_at = ${now.toISOString()}::timestamptz
+       where id in (select id from descendants) and revoked_at is null
+      returning id`),
+  );
+  return revoked.length;
 }

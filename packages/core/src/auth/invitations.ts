@@ -31,6 +31,7 @@ export async function createInvitation(
     to: user.email,
     subject: "You are invited to the licensing service",
     text: `You have been invited to the licensing service as ${user.email}.\n\nChoose a password to accept (the link works until ${expiresAt.toISOString()}):\n${deps.config.publicBaseUrl}/accept-invite?token=${token}\n`,
+    secret: token,
   };
 }
 

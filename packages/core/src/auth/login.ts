@@ -5,9 +5,9 @@ import { recordAudit } from "../audit/record.ts";
 import { MINUTE } from "../clock.ts";
 import type { Deps, RequestInfo } from "../deps.ts";
 import { fail } from "../errors.ts";
-import { assertNotLockedOut, clearAuthFailures, recordAuthFailure } from "./lockout.ts";
 import { consumeOneTimeToken, issueOneTimeToken, peekOneTimeToken } from "./one-time-tokens.ts";
 import { openSession } from "./sessions.ts";
+import { admitAttempt, attemptSubject, recordSignIn, withdrawAttempt } from "./throttle.ts";
 import { consumeSecondFactor } from "./totp.ts";
 import { findUserByEmail, loadUser, toAuthUser } from "./users.ts";
 
@@ -24,15 +24,15 @@ export async function login(
   input: { email: string; password: string },
   request: RequestInfo,
 ): Promise<LoginResult> {
+  // Throttled by e-mail address before the account is looked up: an address without an account is
+  // counted, refused and answered as one with (decision 0036).
+  const attempt = await admitAttempt(deps, attemptSubject(input.email, request));
   const user = await findUserByEmail(deps.db, input.email);
   const usable = user?.status === "active" ? user : undefined;
-  if (usable) await assertNotLockedOut(deps, usable.id);
   // passwords.verify hashes against a dummy when there is no account, so both paths cost the same.
   const ok = await deps.passwords.verify(usable?.passwordHash ?? null, input.password);
-  if (!usable || !ok) {
-    if (usable) await recordAuthFailure(deps, usable.id);
-    return fail("auth.invalid_credentials", "The email or password is wrong");
-  }
+  if (!usable || !ok) return fail("auth.invalid_credentials", "The email or password is wrong");
+  await withdrawAttempt(deps.db, attempt);
   const account = usable;
 
   if (account.totpEnabled) {
@@ -56,11 +56,11 @@ export async function loginWithSecondFactor(
   if (!ticket) return fail("auth.invalid_ticket", "ticket: the ticket is unknown, expired or already used");
   const user = await loadUser(deps.db, ticket.userId);
   if (user.status !== "active") fail("auth.invalid_ticket", "ticket: the account is no longer active");
-  await assertNotLockedOut(deps, user.id);
+  const attempt = await admitAttempt(deps, attemptSubject(user.email, request));
   if (!(await consumeSecondFactor(deps, user, input.code))) {
-    await recordAuthFailure(deps, user.id);
     fail("auth.invalid_code", "code: the code is neither a current TOTP code nor an unused recovery code");
   }
+  await withdrawAttempt(deps.db, attempt);
   // The ticket works once: a racing second request with a valid code loses here.
   if (!(await consumeOneTimeToken(deps.db, deps.clock, "login_ticket", input.ticket))) {
     fail("auth.invalid_ticket", "ticket: the ticket is unknown, expired or already used");
@@ -71,8 +71,8 @@ export async function loginWithSecondFactor(
 
 /** Opens the session of a user who has passed every factor. */
 export async function completeLogin(deps: Deps, user: UserRow, request: RequestInfo, method: string) {
-  await clearAuthFailures(deps, user.id);
   return deps.db.transaction(async (tx) => {
+    await recordSignIn(tx, deps.clock, attemptSubject(user.email, request));
     const sessionId = await openSession(tx, deps, user.id, request);
     await tx.update(tables.users).set({ lastLoginAt: deps.clock.now() }).where(eq(tables.users.id, user.id));
     await recordAudit(

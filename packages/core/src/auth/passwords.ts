@@ -48,6 +48,7 @@ export async function forgotPassword(deps: Deps, input: { email: string }, reque
     to: user.email,
     subject: "Reset your password",
     text: `Someone asked to reset the password of ${user.email}.\n\nSet a new one within an hour:\n${deps.config.publicBaseUrl}/reset-password?token=${token}\n\nIf it was not you, ignore this mail.`,
+    secret: token,
   });
 }
 
@@ -84,7 +85,7 @@ export async function changePassword(
   input: { currentPassword: string; newPassword: string },
 ) {
   const user = await loadUser(deps.db, actor.userId);
-  await assertCurrentPassword(deps, user, input.currentPassword, "currentPassword");
+  await assertCurrentPassword(deps, user, input.currentPassword, "currentPassword", actor.request);
   assertPasswordStrength(input.newPassword, "newPassword");
   const passwordHash = await deps.passwords.hash(input.newPassword);
   await deps.db.transaction(async (tx) => {

@@ -5,14 +5,21 @@ import { randomSecret, sha256Hex } from "../crypto/hash.ts";
 import type { Deps, RequestInfo } from "../deps.ts";
 import type { UserActor } from "./actor.ts";
 
+/** Sliding: a session unused this long ends (spec §5); `SessionSettings.maxAgeDays` bounds it as a whole. */
 export const SESSION_TTL_MS = 7 * DAY;
 // Sliding expiry is written at most once a minute per session, not on every request.
 const SLIDE_EVERY_MS = MINUTE;
 
+const maxAgeMs = (deps: Pick<Deps, "config">) => deps.config.sessions.maxAgeDays * DAY;
+
+/** Seven days from now, but never past the session's absolute end. */
+const expiryAt = (deps: Pick<Deps, "config">, createdAt: Date, now: Date) =>
+  new Date(Math.min(now.getTime() + SESSION_TTL_MS, createdAt.getTime() + maxAgeMs(deps)));
+
 /** Opens a session and returns the raw id for the cookie; only its hash is stored. */
 export async function openSession(
   executor: Executor,
-  deps: Pick<Deps, "clock">,
+  deps: Pick<Deps, "clock" | "config">,
   userId: string,
   request: RequestInfo,
 ) {
@@ -23,7 +30,7 @@ export async function openSession(
     userId,
     createdAt: now,
     lastSeenAt: now,
-    expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
+    expiresAt: expiryAt(deps, now, now),
     ipAddress: request.ip,
     userAgent: request.userAgent?.slice(0, 500) ?? null,
   });
@@ -47,7 +54,14 @@ export async function resolveSession(
     .select({ session: tables.sessions, user: tables.users })
     .from(tables.sessions)
     .innerJoin(tables.users, eq(tables.users.id, tables.sessions.userId))
-    .where(and(eq(tables.sessions.idHash, idHash), gt(tables.sessions.expiresAt, now)))
+    .where(
+      and(
+        eq(tables.sessions.idHash, idHash),
+        gt(tables.sessions.expiresAt, now),
+        // Also here, not only in expiresAt: a lowered SESSION_MAX_AGE_DAYS applies to open sessions at once.
+        gt(tables.sessions.createdAt, new Date(now.getTime() - maxAgeMs(deps))),
+      ),
+    )
     .limit(1);
   if (!row || row.user.status !== "active") return null;
 
@@ -55,7 +69,7 @@ export async function resolveSession(
   if (slid) {
     await deps.db
       .update(tables.sessions)
-      .set({ lastSeenAt: now, expiresAt: new Date(now.getTime() + SESSION_TTL_MS) })
+      .set({ lastSeenAt: now, expiresAt: expiryAt(deps, row.session.createdAt, now) })
       .where(eq(tables.sessions.idHash, idHash));
   }
   const { user } = row;

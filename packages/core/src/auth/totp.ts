@@ -3,37 +3,57 @@ import { and, eq, isNull } from "drizzle-orm";
 import { tables, type UserRow } from "@licensing/db";
 import { generateSecret, generateURI, verify } from "otplib";
 import { sha256Hex } from "../crypto/hash.ts";
+import { sealedAt } from "../crypto/sealed-columns.ts";
 import { recordAudit } from "../audit/record.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
 import type { UserActor } from "./actor.ts";
-import { assertCurrentPassword, assertNotLockedOut, recordAuthFailure } from "./lockout.ts";
+import { assertCurrentPassword } from "./lockout.ts";
+import { assertRecentAuthentication } from "./reauthentication.ts";
+import { closeUserSessions } from "./sessions.ts";
+import { admitAttempt, attemptSubject, withdrawAttempt } from "./throttle.ts";
 import { loadUser } from "./users.ts";
 
 const ISSUER = "Licensing Service";
 const RECOVERY_CODE_COUNT = 10;
 
-export async function enrollTotp(deps: Deps, actor: UserActor) {
+/** Enrolment and enabling need a recent sign-in or the current password (`assertRecentAuthentication`). */
+export async function enrollTotp(
+  deps: Deps,
+  actor: UserActor,
+  input: { password?: string | undefined } = {},
+) {
   const user = await loadUser(deps.db, actor.userId);
   if (user.totpEnabled) fail("totp.already_enabled", "Two-factor authentication is already enabled");
+  await assertRecentAuthentication(deps, actor, user, input.password, "password");
   const secret = generateSecret();
   await deps.db
     .update(tables.users)
-    .set({ totpSecret: deps.secrets.seal(secret), totpLastStep: null })
+    .set({
+      totpSecret: deps.secrets.seal(secret, sealedAt(tables.users.totpSecret, user.id)),
+      totpLastStep: null,
+    })
     .where(eq(tables.users.id, user.id));
   return { secret, otpauthUri: generateURI({ issuer: ISSUER, label: user.email, secret }) };
 }
 
-export async function enableTotp(deps: Deps, actor: UserActor, code: string) {
+/**
+ * Turns 2FA on with a live code. The user's other sessions end (whoever holds one signs in again, now
+ * with the second factor), and the owner is told by mail, in case it was not them.
+ */
+export async function enableTotp(
+  deps: Deps,
+  actor: UserActor,
+  input: { code: string; password?: string | undefined },
+) {
   const user = await loadUser(deps.db, actor.userId);
   if (user.totpEnabled) fail("totp.already_enabled", "Two-factor authentication is already enabled");
   if (!user.totpSecret) fail("totp.not_enrolled", "Call /auth/2fa/enroll first");
-  await assertNotLockedOut(deps, user.id);
-  const step = await matchTotp(deps, user, code);
-  if (step === null) {
-    await recordAuthFailure(deps, user.id);
-    fail("totp.invalid_code", "code: the code is not valid for the enrolled secret");
-  }
+  await assertRecentAuthentication(deps, actor, user, input.password, "password");
+  const attempt = await admitAttempt(deps, attemptSubject(user.email, actor.request));
+  const step = await matchTotp(deps, user, input.code);
+  if (step === null) return fail("totp.invalid_code", "code: the code is not valid for the enrolled secret");
+  await withdrawAttempt(deps.db, attempt);
   const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   await deps.db.transaction(async (tx) => {
     await tx
@@ -44,6 +64,7 @@ export async function enableTotp(deps: Deps, actor: UserActor, code: string) {
     await tx
       .insert(tables.recoveryCodes)
       .values(recoveryCodes.map((c) => ({ userId: user.id, codeHash: hashRecoveryCode(c) })));
+    await closeUserSessions(tx, user.id, actor.sessionIdHash);
     await recordAudit(
       tx,
       deps.clock,
@@ -55,17 +76,29 @@ export async function enableTotp(deps: Deps, actor: UserActor, code: string) {
       },
     );
   });
+  deps.mailer.sendLater(totpEnabledMail(deps, user.email, actor));
   return { recoveryCodes };
+}
+
+function totpEnabledMail(deps: Deps, email: string, actor: UserActor) {
+  const from = [actor.request.ip, actor.request.userAgent?.slice(0, 200)].filter(Boolean).join(", ");
+  return {
+    to: email,
+    subject: "Two-factor authentication was turned on",
+    secret: null,
+    text: `Two-factor authentication was turned on for ${email} at ${deps.clock.now().toISOString()}${from ? ` (${from})` : ""}. Signing in now needs a code from the authenticator app that was set up, and your other sessions were signed out.\n\nIf it was not you, someone else can use your account: tell your administrator or the service's operator at once.`,
+  };
 }
 
 export async function disableTotp(deps: Deps, actor: UserActor, input: { password: string; code: string }) {
   const user = await loadUser(deps.db, actor.userId);
   if (!user.totpEnabled) fail("totp.not_enabled", "Two-factor authentication is not enabled");
-  await assertCurrentPassword(deps, user, input.password, "password");
+  await assertCurrentPassword(deps, user, input.password, "password", actor.request);
+  const attempt = await admitAttempt(deps, attemptSubject(user.email, actor.request));
   if (!(await consumeSecondFactor(deps, user, input.code))) {
-    await recordAuthFailure(deps, user.id);
     fail("totp.invalid_code", "code: the code is neither a current TOTP code nor an unused recovery code");
   }
+  await withdrawAttempt(deps.db, attempt);
   await deps.db.transaction(async (tx) => {
     await tx
       .update(tables.users)
@@ -116,7 +149,9 @@ export async function consumeSecondFactor(deps: Deps, user: UserRow, code: strin
 /** The time step a code matches (±1 step of drift), or null; steps already used never match. */
 async function matchTotp(deps: Deps, user: UserRow, code: string): Promise<number | null> {
   if (!user.totpSecret || !/^\d{6}$/.test(code)) return null;
-  const secret = deps.secrets.open(user.totpSecret).toString("utf8");
+  const secret = deps.secrets
+    .open(user.totpSecret, sealedAt(tables.users.totpSecret, user.id))
+    .toString("utf8");
   const result = await verify({
     secret,
     token: code,

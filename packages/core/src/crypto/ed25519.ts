@@ -6,6 +6,8 @@ import {
   verify,
   type KeyObject,
 } from "node:crypto";
+import { tables } from "@licensing/db";
+import { sealedAt } from "./sealed-columns.ts";
 import type { SecretBox } from "./secret-box.ts";
 
 /** Ed25519 with node:crypto (ARCHITECTURE.md D4); the SDK verifies the same bytes with @noble/ed25519. */
@@ -55,9 +57,14 @@ export function verifyEd25519(publicKey: KeyObject, data: Buffer | string, signa
   }
 }
 
-/** Opens a sealed PKCS#8 private key; callers on the hot path go through a `SigningKeyCache`. */
-export function openPrivateKey(secrets: SecretBox, sealed: string): KeyObject {
-  return createPrivateKey({ key: secrets.open(sealed), format: "der", type: "pkcs8" });
+/** Opens the sealed PKCS#8 private key of signing key `keyId`; callers on the hot path go through a `SigningKeyCache`. */
+export function openPrivateKey(secrets: SecretBox, keyId: string, sealed: string): KeyObject {
+  const der = secrets.open(sealed, sealedAt(tables.signingKeys.privateKeySealed, keyId));
+  try {
+    return createPrivateKey({ key: der, format: "der", type: "pkcs8" });
+  } finally {
+    der.fill(0);
+  }
 }
 
 /** Decrypted signing keys, so issuing does not run AES-GCM and DER parsing on every signature. */
@@ -79,7 +86,7 @@ export function createSigningKeyCache(secrets: SecretBox): SigningKeyCache {
     privateKey(keyId, sealed) {
       const cached = keys.get(keyId);
       if (cached) return cached;
-      const key = openPrivateKey(secrets, sealed);
+      const key = openPrivateKey(secrets, keyId, sealed);
       if (keys.size >= MAX_CACHED_KEYS) keys.delete(keys.keys().next().value!);
       keys.set(keyId, key);
       return key;

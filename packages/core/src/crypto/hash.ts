@@ -1,12 +1,6 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 
 export const sha256Hex = (value: string | Buffer) => createHash("sha256").update(value).digest("hex");
 
 /** A url-safe random secret of `bytes` random bytes. */
 export const randomSecret = (bytes = 32) => randomBytes(bytes).toString("base64url");
-
-export function safeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-}

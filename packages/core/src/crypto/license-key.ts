@@ -3,6 +3,7 @@ import { formatLicenseKey, LICENSE_KEY_RANDOM_BYTES } from "@licensing/protocol"
 
 export {
   isLicenseKey,
+  isLicenseKeyPrefix,
   LICENSE_KEY_PATTERN,
   LICENSE_KEY_PREFIX,
   normalizeLicenseKey,

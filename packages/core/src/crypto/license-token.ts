@@ -1,15 +1,10 @@
 import type { KeyObject } from "node:crypto";
 import {
-  LicenseTokenClaims,
-  LicenseTokenHeader,
-  type LicenseTokenClaims as Claims,
-  type LicenseTokenHeader as Header,
-} from "@licensing/contracts";
-import {
-  decodeBase64urlStrict,
-  decodeJsonSegment,
   encodeBase64url,
   encodeTokenSigningInput,
+  parseToken,
+  type TokenClaims as Claims,
+  type TokenHeader as Header,
 } from "@licensing/protocol";
 import { publicKeyFromHex, signEd25519, verifyEd25519 } from "./ed25519.ts";
 
@@ -43,9 +38,9 @@ export interface VerifyOptions {
 }
 
 /**
- * Verifies a license token with a public key (KeyObject or the API's hex). Only `alg: EdDSA` is
- * accepted, whatever the header claims, so `alg: none` and algorithm confusion fail; every segment
- * must be canonical base64url.
+ * Verifies a license token with a public key (KeyObject or the API's hex). The protocol's `parseToken`
+ * decodes it, as the SDK's decoder does: only `alg: EdDSA` is accepted, whatever the header claims, so
+ * `alg: none` and algorithm confusion fail; every segment must be canonical base64url.
  */
 export function verifyLicenseToken(
   token: string,
@@ -53,26 +48,14 @@ export function verifyLicenseToken(
   options: VerifyOptions = {},
 ): TokenVerification {
   const reject = (reason: TokenRejection): TokenVerification => ({ valid: false, reason });
-  const segments = token.split(".");
-  if (segments.length !== 3) return reject("malformed");
-  const [encodedHeader, encodedPayload, encodedSignature] = segments as [string, string, string];
-  const rawHeader = decodeJsonSegment(encodedHeader);
-  const rawClaims = decodeJsonSegment(encodedPayload);
-  const signature = decodeBase64urlStrict(encodedSignature);
-  if (!rawHeader || !rawClaims || !signature) return reject("malformed");
-
-  const header = LicenseTokenHeader.safeParse(rawHeader);
-  // `crit` names extensions a verifier must understand (RFC 7515 §4.1.11); we understand none.
-  if (!header.success || "crit" in rawHeader) return reject("unsupported_header");
-  if (options.keyId !== undefined && header.data.kid !== options.keyId) return reject("wrong_key");
-
+  const parsed = parseToken(token);
+  if (!parsed.ok) return reject(parsed.reason);
+  const { header, claims, signingInput, signature } = parsed.token;
+  if (options.keyId !== undefined && header.kid !== options.keyId) return reject("wrong_key");
   const key = typeof publicKey === "string" ? publicKeyFromHex(publicKey) : publicKey;
-  if (!verifyEd25519(key, `${encodedHeader}.${encodedPayload}`, signature)) return reject("bad_signature");
-
-  const claims = LicenseTokenClaims.safeParse(rawClaims);
-  if (!claims.success) return reject("invalid_claims");
-  if (options.now && claims.data.exp * 1000 <= options.now.getTime()) return reject("expired");
-  return { valid: true, header: header.data, claims: claims.data };
+  if (!verifyEd25519(key, signingInput, signature)) return reject("bad_signature");
+  if (options.now && claims.exp * 1000 <= options.now.getTime()) return reject("expired");
+  return { valid: true, header, claims };
 }
 
 /** Unix seconds of a date, as token and marker times are written. */

@@ -1,10 +1,9 @@
 import type { KeyObject } from "node:crypto";
-import { OfflineMarkerPayload, type OfflineMarkerPayload as Payload } from "@licensing/contracts";
 import {
-  decodeBase64urlStrict,
-  decodeJsonSegment,
   encodeBase64url,
   encodeMarkerBody,
+  parseMarker,
+  type MarkerPayload as Payload,
 } from "@licensing/protocol";
 import { publicKeyFromHex, signEd25519, verifyEd25519 } from "./ed25519.ts";
 
@@ -22,23 +21,20 @@ export type MarkerVerification =
   | { valid: true; payload: Payload }
   | { valid: false; reason: "malformed" | "bad_signature" | "invalid_payload" | "expired" };
 
-/** Verifies a marker; with `now`, one whose exp is not after it is rejected as expired. */
+/**
+ * Verifies a marker, decoded by the protocol's `parseMarker` as the SDK decodes it; with `now`, one whose
+ * exp is not after it is rejected as expired.
+ */
 export function verifyMarker(
   marker: string,
   publicKey: KeyObject | string,
   options: { now?: Date } = {},
 ): MarkerVerification {
-  const segments = marker.split(".");
-  if (segments.length !== 2) return { valid: false, reason: "malformed" };
-  const [body, encodedSignature] = segments as [string, string];
-  const raw = decodeJsonSegment(body);
-  const signature = decodeBase64urlStrict(encodedSignature);
-  if (!raw || !signature) return { valid: false, reason: "malformed" };
+  const parsed = parseMarker(marker);
+  if (!parsed.ok) return { valid: false, reason: parsed.reason };
+  const { payload, signingInput, signature } = parsed.marker;
   const key = typeof publicKey === "string" ? publicKeyFromHex(publicKey) : publicKey;
-  if (!verifyEd25519(key, body, signature)) return { valid: false, reason: "bad_signature" };
-  const payload = OfflineMarkerPayload.safeParse(raw);
-  if (!payload.success) return { valid: false, reason: "invalid_payload" };
-  if (options.now && payload.data.exp * 1000 <= options.now.getTime())
-    return { valid: false, reason: "expired" };
-  return { valid: true, payload: payload.data };
+  if (!verifyEd25519(key, signingInput, signature)) return { valid: false, reason: "bad_signature" };
+  if (options.now && payload.exp * 1000 <= options.now.getTime()) return { valid: false, reason: "expired" };
+  return { valid: true, payload };
 }

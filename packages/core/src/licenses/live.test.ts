@@ -1,3 +1,4 @@
+import { LICENSE_STATUSES } from "@licensing/contracts";
 import { createTestDatabase, type TestDatabase } from "@licensing/db/testing";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,11 +13,8 @@ afterAll(() => database.dispose());
 
 const now = new Date("2026-06-01T12:00:00.000Z");
 const at = (ms: number) => new Date(now.getTime() + ms);
-const cases = ["Active", "Suspended", "Revoked", "Expired"].flatMap((status) =>
-  [at(-86_400_000), at(-1), at(0), at(1), at(86_400_000)].map((expiresAt) => ({
-    status: status as "Active",
-    expiresAt,
-  })),
+const cases = LICENSE_STATUSES.flatMap((status) =>
+  [at(-86_400_000), at(-1), at(0), at(1), at(86_400_000)].map((expiresAt) => ({ status, expiresAt })),
 );
 
 describe("the live-license rule", () => {

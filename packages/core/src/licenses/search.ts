@@ -7,6 +7,7 @@ import {
   type LicenseStatus as Status,
 } from "@licensing/contracts";
 import type { Actor } from "../auth/actor.ts";
+import { isLicenseKeyPrefix } from "../crypto/license-key.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
 import {
@@ -43,16 +44,6 @@ export function statusCondition(status: Status, now: Date): SQL | undefined {
 
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
-// "#" is one Crockford base32 character (see crypto/license-key.ts).
-const KEY_SHAPE = "SVC-#####-#####-#####-#####-#####";
-const CROCKFORD_CHAR = /^[0-9A-HJKMNP-TV-Z]$/;
-
-/** True when `upper` can begin a license key, so a key-prefix match is worth asking the database for. */
-function couldBeKeyPrefix(upper: string): boolean {
-  if (upper.length > KEY_SHAPE.length) return false;
-  return [...upper].every((ch, i) => (KEY_SHAPE[i] === "#" ? CROCKFORD_CHAR.test(ch) : ch === KEY_SHAPE[i]));
-}
-
 const companyIn = (companies: Array<{ id: string }>) =>
   inArray(
     l.companyId,
@@ -67,7 +58,7 @@ const companyIn = (companies: Array<{ id: string }>) =>
  */
 async function searchCondition(deps: Deps, scope: CompanyScope, search: string): Promise<SQL | null> {
   const upper = search.toUpperCase();
-  const byKey = couldBeKeyPrefix(upper) ? like(l.licenseKey, `${upper}%`) : undefined;
+  const byKey = isLicenseKeyPrefix(upper) ? like(l.licenseKey, `${upper}%`) : undefined;
   const companies = await deps.db
     .select({ id: c.id })
     .from(c)

@@ -7,7 +7,15 @@ export interface Mail {
   to: string;
   subject: string;
   text: string;
+  /**
+   * The live token the text carries (an invitation or reset link's), or null. It reaches the recipient
+   * and, without SMTP_URL, the log; the `mail_outbox` table never stores it.
+   */
+  secret: string | null;
 }
+
+/** What the outbox keeps in place of the mail's secret. */
+export const REMOVED_SECRET = "[removed]";
 
 export interface Mailer {
   /** Queues the mail and returns at once, so a caller's response time does not depend on SMTP. */
@@ -20,7 +28,7 @@ export interface MailerOptions {
   db: Db;
   clock: Clock;
   logger: Logger;
-  /** smtp:// or smtps:// URL; without it mails go to the log and the `mail_outbox` table only. */
+  /** smtp:// or smtps:// URL; without it mails go to the log only (the `mail_outbox` row keeps no token). */
   smtpUrl?: string | undefined;
   from: string;
 }
@@ -29,7 +37,7 @@ export function createMailer({ db, clock, logger, smtpUrl, from }: MailerOptions
   const transport = smtpUrl ? nodemailer.createTransport(smtpUrl) : undefined;
   const pending = new Set<Promise<void>>();
 
-  async function deliver(mail: Mail) {
+  async function deliver({ secret, ...mail }: Mail) {
     let status: "logged" | "sent" | "failed" = "logged";
     let error: string | null = null;
     if (transport) {
@@ -49,7 +57,9 @@ export function createMailer({ db, clock, logger, smtpUrl, from }: MailerOptions
         "mail not sent (no SMTP_URL): this line holds a live link, treat it as a secret",
       );
     }
-    await db.insert(tables.mailOutbox).values({ ...mail, status, error, createdAt: clock.now() });
+    // A delivered mail leaves no body behind; an undelivered one keeps its text, without the token.
+    const text = status === "sent" ? null : secret ? mail.text.replaceAll(secret, REMOVED_SECRET) : mail.text;
+    await db.insert(tables.mailOutbox).values({ ...mail, text, status, error, createdAt: clock.now() });
   }
 
   return {

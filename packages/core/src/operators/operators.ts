@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ne } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { tables } from "@licensing/db";
 import type { OperatorUserResponse } from "@licensing/contracts";
 import { recordAudit } from "../audit/record.ts";
@@ -9,6 +9,7 @@ import { findUserByEmail, loadUser, toOperatorUser } from "../auth/users.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
 import { assertOperator } from "../policy/index.ts";
+import { assertNotLastOperator } from "./last-operator.ts";
 
 export async function listOperators(deps: Deps, actor: Actor): Promise<OperatorUserResponse[]> {
   assertOperator(actor);
@@ -63,20 +64,7 @@ export async function setOperator(deps: Deps, actor: Actor, userId: string, isOp
   assertOperator(actor);
   const user = await deps.db.transaction(async (tx) => {
     const target = await loadUser(tx, userId);
-    if (!isOperator && target.isOperator) {
-      const [others] = await tx
-        .select({ n: count() })
-        .from(tables.users)
-        .where(
-          and(
-            eq(tables.users.isOperator, true),
-            eq(tables.users.status, "active"),
-            ne(tables.users.id, userId),
-          ),
-        );
-      if ((others?.n ?? 0) === 0)
-        fail("operator.last_operator", "The last active operator cannot be demoted");
-    }
+    if (!isOperator && target.isOperator) await assertNotLastOperator(tx, userId, "demoted");
     const [updated] = await tx
       .update(tables.users)
       .set({ isOperator })

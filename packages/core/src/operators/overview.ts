@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { tables } from "@licensing/db";
-import type { OperatorOverviewResponse } from "@licensing/contracts";
+import type { LicenseStatus, OperatorOverviewResponse } from "@licensing/contracts";
 import type { Actor } from "../auth/actor.ts";
 import { DAY } from "../clock.ts";
 import type { Deps } from "../deps.ts";
@@ -20,8 +20,7 @@ export async function getOverview(deps: Deps, actor: Actor): Promise<OperatorOve
   const now = deps.clock.now();
   const in30Days = new Date(now.getTime() + 30 * DAY);
   const l = tables.licenses;
-  const status = (name: "Active" | "Suspended" | "Revoked" | "Expired") =>
-    sql`count(*) filter (where ${statusCondition(name, now)})::int`;
+  const status = (name: LicenseStatus) => sql`count(*) filter (where ${statusCondition(name, now)})::int`;
   const [counts] = rowsOf<Counts>(
     await deps.db.execute(sql`
       select c.total_companies as "totalCompanies", c.root_companies as "rootCompanies",

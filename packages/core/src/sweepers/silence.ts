@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Deps } from "../deps.ts";
+import { liveSql } from "../licenses/live.ts";
 import { publishEvents } from "../outbox/publish.ts";
 import { rowsOf } from "../sql-rows.ts";
 
@@ -14,8 +15,9 @@ interface Silent {
 export const MISSED_INTERVALS = 3;
 
 /**
- * Emits license.heartbeat_missed once per silence: for each live activation of an Active license that
- * has sent nothing for three heartbeat intervals, marks it reported (a heartbeat clears the mark).
+ * Emits license.heartbeat_missed once per silence: for each live activation of a live license (Active and
+ * not past its expiry, licenses/live.ts) that has sent nothing for three heartbeat intervals, marks it
+ * reported (a heartbeat clears the mark). A license past its expiry cannot heartbeat: its silence is no news.
  * Claims rows with FOR UPDATE SKIP LOCKED so concurrent instances never emit twice.
  */
 export async function detectMissedHeartbeats(deps: Deps, batchSize = 500): Promise<number> {
@@ -34,7 +36,7 @@ export async function detectMissedHeartbeats(deps: Deps, batchSize = 500): Promi
            where a.status = 'active'
              and a.silence_reported_at is null
              and coalesce(a.last_heartbeat_at, a.activated_at) <= ${since}::timestamptz
-             and l.status = 'Active'
+             and ${liveSql("l", sql`${now.toISOString()}::timestamptz`)}
            order by coalesce(a.last_heartbeat_at, a.activated_at)
            limit ${batchSize}
              for update of a skip locked

@@ -1,9 +1,11 @@
+import { randomUUID } from "node:crypto";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { tables, type Executor, type SigningKeyRow, type Tx } from "@licensing/db";
 import type { SigningKeyResponse } from "@licensing/contracts";
 import { recordAudit } from "../audit/record.ts";
 import type { Actor } from "../auth/actor.ts";
 import { generateEd25519KeyPair } from "../crypto/ed25519.ts";
+import { sealedAt } from "../crypto/sealed-columns.ts";
 import type { TokenSigner } from "../crypto/license-token.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
@@ -15,13 +17,16 @@ import { loadTemplate } from "./load.ts";
 export async function createSigningKey(tx: Tx, deps: Deps, templateId: string): Promise<SigningKeyRow> {
   const { publicKeyHex, privateKeyDer } = generateEd25519KeyPair();
   const now = deps.clock.now();
+  // The id is chosen here: the sealed private key is bound to its row.
+  const id = randomUUID();
   const [key] = await tx
     .insert(tables.signingKeys)
     .values({
+      id,
       templateId,
       status: "Active",
       publicKeyHex,
-      privateKeySealed: deps.secrets.seal(privateKeyDer),
+      privateKeySealed: deps.secrets.seal(privateKeyDer, sealedAt(tables.signingKeys.privateKeySealed, id)),
       notBefore: now,
       createdAt: now,
     })

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, isNull, ne } from "drizzle-orm";
+import { and, asc, eq, isNull } from "drizzle-orm";
 import { isUniqueViolation, tables, type Executor, type UserRow } from "@licensing/db";
 import type { InviteUserRequest, UserResponse } from "@licensing/contracts";
 import { recordAudit } from "../audit/record.ts";
@@ -16,6 +16,7 @@ import {
   inSubtree,
   membershipOf,
 } from "../policy/index.ts";
+import { assertNotLastOperator } from "../operators/last-operator.ts";
 import { authorizeUser } from "./authorize-user.ts";
 import { toUserResponse } from "./user-response.ts";
 
@@ -115,14 +116,14 @@ export async function resendInvitation(deps: Deps, actor: Actor, id: string): Pr
 }
 
 /**
- * Revokes an account (idempotent): its sessions end, its pending links die and the access tokens it
- * created are revoked, all in the transaction of the change.
+ * Revokes an account (idempotent): its sessions end, its pending links die and the access tokens that act
+ * for it (those it made and those made with them) are revoked, all in the transaction of the change.
  */
 export async function deactivateUser(deps: Deps, actor: Actor, id: string): Promise<void> {
   await deps.db.transaction(async (tx) => {
     const user = await authorizeUser(tx, actor, id, "admin");
     if (user.status === "revoked") return;
-    if (user.isOperator && user.status === "active") await assertNotLastOperator(tx, user.id);
+    if (user.isOperator && user.status === "active") await assertNotLastOperator(tx, user.id, "deactivated");
     const now = deps.clock.now();
     await tx.update(u).set({ status: "revoked" }).where(eq(u.id, id));
     await closeUserSessions(tx, id);
@@ -130,7 +131,7 @@ export async function deactivateUser(deps: Deps, actor: Actor, id: string): Prom
     const tokens = await tx
       .update(tables.apiTokens)
       .set({ revokedAt: now })
-      .where(and(eq(tables.apiTokens.createdByUserId, id), isNull(tables.apiTokens.revokedAt)))
+      .where(and(eq(tables.apiTokens.rootUserId, id), isNull(tables.apiTokens.revokedAt)))
       .returning({ id: tables.apiTokens.id });
     await recordAudit(tx, deps.clock, actor, {
       action: "user.deactivated",
@@ -139,15 +140,4 @@ export async function deactivateUser(deps: Deps, actor: Actor, id: string): Prom
       meta: { email: user.email, revokedApiTokens: tokens.length },
     });
   });
-}
-
-async function assertNotLastOperator(tx: Executor, userId: string) {
-  // Lock the operator rows so two operators revoking each other cannot both pass the count.
-  await tx.select({ id: u.id }).from(u).where(eq(u.isOperator, true)).for("update");
-  const [others] = await tx
-    .select({ n: count() })
-    .from(u)
-    .where(and(eq(u.isOperator, true), eq(u.status, "active"), ne(u.id, userId)));
-  if ((others?.n ?? 0) === 0)
-    fail("operator.last_operator", "The last active operator cannot be deactivated");
 }

@@ -1,5 +1,6 @@
 import { BlockList, isIP } from "node:net";
 import type { WebhookSettings } from "../deps.ts";
+import { embeddedIpv4 } from "./embedded-ipv4.ts";
 
 /**
  * Addresses a webhook must never reach unless WEBHOOK_ALLOW_PRIVATE is set: this host, the private
@@ -38,25 +39,17 @@ for (const [network, prefix] of [
   forbidden.addSubnet(network, prefix, "ipv6");
 }
 
-/** The IPv4 address an IPv6 address carries (IPv4-mapped `::ffff:a.b.c.d`, NAT64 `64:ff9b::/96`), if any. */
-function embeddedIpv4(address: string): string | null {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1]!;
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (!hex) return null;
-  const high = parseInt(hex[1]!, 16);
-  const low = parseInt(hex[2]!, 16);
-  return [high >> 8, high & 255, low >> 8, low & 255].join(".");
-}
-
-/** True when the address is one a webhook may not reach (see `forbidden`). */
+/**
+ * True when the address is one a webhook may not reach (see `forbidden`). An IPv6 address that carries an
+ * IPv4 address (mapped, compatible, translated, NAT64, 6to4, Teredo) is judged by the IPv4 address it
+ * leads to, by every one when its position is ambiguous.
+ */
 export function isForbiddenAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return forbidden.check(address, "ipv4");
   if (family !== 6) return true;
   const v4 = embeddedIpv4(address);
-  return v4 !== null ? forbidden.check(v4, "ipv4") : forbidden.check(address, "ipv6");
+  return v4 !== null ? v4.some((a) => forbidden.check(a, "ipv4")) : forbidden.check(address, "ipv6");
 }
 
 export type AddressCheck = { ok: true; addresses: string[] } | { ok: false; reason: string };

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { tables } from "@licensing/db";
+import { sealedAt } from "../crypto/sealed-columns.ts";
 import type { Deps } from "../deps.ts";
 import { rowsOf } from "../sql-rows.ts";
 import { resolvePublicAddresses } from "./address-guard.ts";
@@ -95,7 +96,10 @@ async function attempt(deps: Deps, delivery: ClaimedDelivery): Promise<SendResul
   if (!check.ok) return { kind: "error", error: `refused: ${check.reason}` };
   const body = envelopeBytes(delivery.payload);
   const headers = signatureHeaders({
-    secret: deps.secrets.open(delivery.secretSealed),
+    secret: deps.secrets.open(
+      delivery.secretSealed,
+      sealedAt(tables.webhookEndpoints.secretSealed, delivery.endpointId),
+    ),
     deliveryId: delivery.id,
     eventType: delivery.eventType,
     body,

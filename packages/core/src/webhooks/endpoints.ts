@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { asc, desc, eq, sql } from "drizzle-orm";
 import { tables } from "@licensing/db";
 import {
@@ -10,6 +11,7 @@ import {
 } from "@licensing/contracts";
 import { recordAudit } from "../audit/record.ts";
 import type { Actor } from "../auth/actor.ts";
+import { sealedAt } from "../crypto/sealed-columns.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
 import { assertOperator } from "../policy/index.ts";
@@ -49,13 +51,16 @@ export async function createEndpoint(
   const events = checkEvents(input.events);
   const url = await checkEndpointUrl(input.url, deps.config.webhooks);
   const now = deps.clock.now();
+  // The id is chosen here: the sealed secret is bound to its row.
+  const id = randomUUID();
   return deps.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(e)
       .values({
+        id,
         url,
         description: input.description?.trim() ?? "",
-        secretSealed: deps.secrets.seal(secret),
+        secretSealed: deps.secrets.seal(secret, sealedAt(e.secretSealed, id)),
         events,
         createdAt: now,
         updatedAt: now,
@@ -79,7 +84,8 @@ export async function updateEndpoint(
 ): Promise<WebhookEndpointResponse> {
   assertOperator(actor);
   const changes: Partial<typeof e.$inferInsert> = {};
-  if (input.secret !== undefined) changes.secretSealed = deps.secrets.seal(checkSecret(input.secret));
+  if (input.secret !== undefined)
+    changes.secretSealed = deps.secrets.seal(checkSecret(input.secret), sealedAt(e.secretSealed, id));
   if (input.events !== undefined) changes.events = checkEvents(input.events);
   if (input.url !== undefined) changes.url = await checkEndpointUrl(input.url, deps.config.webhooks);
   if (input.description !== undefined) changes.description = input.description?.trim() ?? "";

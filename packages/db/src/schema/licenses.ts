@@ -1,3 +1,5 @@
+import { LICENSE_STATUSES } from "@licensing/contracts";
+import { HW_BINDING_MODES } from "@licensing/protocol";
 import { sql } from "drizzle-orm";
 import {
   boolean,
@@ -12,9 +14,6 @@ import {
 import { companies } from "./companies.ts";
 import { id, timestamptz } from "./columns.ts";
 import { signingKeys, templates, templateVersions } from "./templates.ts";
-
-export const licenseStatuses = ["Active", "Suspended", "Revoked", "Expired"] as const;
-export const hwBindings = ["none", "fixed", "firstActivation"] as const;
 
 const newestFirst = (t: { issuedAt: ExtraConfigColumn; id: ExtraConfigColumn }) =>
   [t.issuedAt.desc().nullsFirst(), t.id.desc().nullsFirst()] as const;
@@ -36,7 +35,7 @@ export const licenses = pgTable(
     signingKeyId: uuid("signing_key_id")
       .notNull()
       .references(() => signingKeys.id),
-    status: text("status", { enum: licenseStatuses }).notNull(),
+    status: text("status", { enum: LICENSE_STATUSES }).notNull(),
     /** The config as embedded in the token (`cfg`), as a JSON string. */
     config: text("config").notNull(),
     offlineDays: integer("offline_days").notNull(),
@@ -50,7 +49,7 @@ export const licenses = pgTable(
     revokedAt: timestamptz("revoked_at"),
     revocationReason: text("revocation_reason"),
     isTrial: boolean("is_trial").notNull(),
-    hwBinding: text("hw_binding", { enum: hwBindings }).notNull(),
+    hwBinding: text("hw_binding", { enum: HW_BINDING_MODES }).notNull(),
     hwFingerprint: text("hw_fingerprint"),
     updatedAt: timestamptz("updated_at").notNull(),
     /**

@@ -41,16 +41,3 @@ export const recoveryCodes = pgTable(
   },
   (t) => [index("recovery_codes_by_user").on(t.userId)],
 );
-
-/** Failed passwords and codes per account, for the 10-in-15-minutes lockout. */
-export const authFailures = pgTable(
-  "auth_failures",
-  {
-    id: id(),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    occurredAt: timestamptz("occurred_at").notNull(),
-  },
-  (t) => [index("auth_failures_by_user_time").on(t.userId, t.occurredAt)],
-);

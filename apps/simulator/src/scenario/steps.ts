@@ -1,0 +1,361 @@
+import { CLIENT_STATUSES, type ClientStatus } from "@licensing/client";
+import { HwBinding } from "@licensing/contracts";
+import { parseDuration } from "./duration.ts";
+
+/** Points in the license's life that `advance to` can aim at, read from the client's `statusDetails`. */
+export const ANCHORS = {
+  "marker-exp": "markerExpiresAt",
+  "grace-end": "graceEndsAt",
+  "token-exp": "tokenExpiresAt",
+  "next-transition": "nextTransitionAt",
+} as const;
+export type Anchor = keyof typeof ANCHORS;
+
+export type ExpectTarget =
+  | { kind: "status"; status: ClientStatus }
+  | { kind: "usable"; value: boolean }
+  | { kind: "initialized"; value: boolean }
+  | { kind: "feature"; name: string; present: boolean }
+  | { kind: "value"; source: "config" | "details" | "license" | "server"; path: string; value: unknown };
+
+export type Step =
+  | { kind: "start" }
+  | { kind: "stop" }
+  | { kind: "restart" }
+  | { kind: "online" }
+  | { kind: "offline" }
+  | { kind: "server-errors"; status: number; retryAfterMs: number | null }
+  | { kind: "advance"; by: number }
+  | { kind: "advance-to"; anchor: Anchor; offset: number }
+  | { kind: "set-clock"; to: { at: number } | { offset: number } | "reset" }
+  | { kind: "use-machine"; fingerprint: string }
+  | { kind: "heartbeat" }
+  | { kind: "revoke"; reason: string | null }
+  | { kind: "suspend" }
+  | { kind: "resume" }
+  | { kind: "rebind"; fingerprint: string | null; binding: HwBinding | null }
+  | { kind: "transfer" }
+  | { kind: "download-license" }
+  | { kind: "delete-license" }
+  | { kind: "corrupt-license" }
+  | { kind: "delete-marker" }
+  | { kind: "corrupt-marker" }
+  | { kind: "sweep" }
+  | { kind: "expect"; target: ExpectTarget };
+
+export type StepKind = Step["kind"];
+
+/**
+ * How a step behaves against a deployed server (`--server-url`), where only the client's clock can move:
+ * `ok`, `client-offline` (allowed only while the client cannot reach the server: otherwise the server
+ * would have to live through the same time), or `refused`.
+ */
+export type RemoteRule = "ok" | "client-offline" | "refused";
+
+interface StepSpec {
+  /** The first word(s) of the step. */
+  name: string;
+  usage: string;
+  summary: string;
+  remote: RemoteRule;
+  /** The step from its arguments, or the reason they are wrong. */
+  parse(args: string[]): Step | string;
+}
+
+const noArgs =
+  (step: Step) =>
+  (args: string[]): Step | string =>
+    args.length === 0 ? step : `takes no arguments, got "${args.join(" ")}"`;
+
+function durationArg(text: string | undefined, what: string): number | string {
+  if (text === undefined) return `needs ${what}, e.g. 3d, 90m, 7d-1s`;
+  const ms = parseDuration(text);
+  return ms === null ? `"${text}" is not a duration (e.g. 3d, 90m, 24h+1s, 7d-1s)` : ms;
+}
+
+/** "true"/"false", JSON (numbers, null, quoted strings, arrays, objects), or else the text as a string. */
+export function parseValue(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function parseExpect(args: string[]): Step | string {
+  const [what, ...rest] = args;
+  const text = rest.join(" ");
+  const expect = (target: ExpectTarget): Step => ({ kind: "expect", target });
+  switch (what) {
+    case undefined:
+      return "needs what to check: status, usable, initialized, feature, no-feature, config, details.…, license.…, server.…";
+    case "status": {
+      const status = CLIENT_STATUSES.find((s) => s === text);
+      return status
+        ? expect({ kind: "status", status })
+        : `status must be one of ${CLIENT_STATUSES.join(", ")}, got "${text}"`;
+    }
+    case "usable":
+    case "initialized":
+      return text === "true" || text === "false"
+        ? expect({ kind: what, value: text === "true" })
+        : `${what} must be true or false, got "${text}"`;
+    case "feature":
+    case "no-feature":
+      return rest.length === 1
+        ? expect({ kind: "feature", name: rest[0]!, present: what === "feature" })
+        : `${what} needs one feature name`;
+    case "config": {
+      const [path, ...value] = rest;
+      return path && value.length > 0
+        ? expect({ kind: "value", source: "config", path, value: parseValue(value.join(" ")) })
+        : "config needs a dotted path and a value, e.g. expect config limits.maxSeats 3";
+    }
+    default: {
+      const match = /^(details|license|server)\.(.+)$/.exec(what);
+      if (!match) return `cannot check "${what}"`;
+      if (rest.length === 0) return `${what} needs a value to compare with`;
+      return expect({
+        kind: "value",
+        source: match[1] as "details" | "license" | "server",
+        path: match[2]!,
+        value: parseValue(text),
+      });
+    }
+  }
+}
+
+/** Every step, in the order `--help` lists them. One home for each step's syntax, help and remote rule. */
+export const STEP_SPECS: StepSpec[] = [
+  {
+    name: "start",
+    usage: "start",
+    summary:
+      "Starts the application: a new LicenseClient on the license file, then initialize(). The timeline shows its result.",
+    remote: "ok",
+    parse: noArgs({ kind: "start" }),
+  },
+  {
+    name: "stop",
+    usage: "stop",
+    summary:
+      "Quits the application: dispose() (deactivates best-effort unless deactivateOnDispose is false).",
+    remote: "ok",
+    parse: noArgs({ kind: "stop" }),
+  },
+  {
+    name: "restart",
+    usage: "restart",
+    summary: "stop, then start: a new LicenseClient on the same files (cached marker, state).",
+    remote: "ok",
+    parse: noArgs({ kind: "restart" }),
+  },
+  {
+    name: "online",
+    usage: "online",
+    summary: "The network works again: requests reach the server.",
+    remote: "ok",
+    parse: noArgs({ kind: "online" }),
+  },
+  {
+    name: "offline",
+    usage: "offline",
+    summary: "No network: every request fails as fetch does when nothing answers.",
+    remote: "ok",
+    parse: noArgs({ kind: "offline" }),
+  },
+  {
+    name: "server-errors",
+    usage: "server-errors <status> [retry-after <duration>]",
+    summary:
+      "Every request is answered with this HTTP status (5xx or 429), optionally with Retry-After. `online` ends it.",
+    remote: "ok",
+    parse(args) {
+      const status = Number(args[0]);
+      if (!Number.isInteger(status) || !(status === 429 || (status >= 500 && status <= 599)))
+        return `needs a 5xx status or 429, got "${args[0] ?? ""}"`;
+      if (args.length === 1) return { kind: "server-errors", status, retryAfterMs: null };
+      if (args[1] !== "retry-after" || args.length !== 3)
+        return "takes a status and optionally `retry-after <duration>`";
+      const retryAfter = durationArg(args[2], "a Retry-After duration");
+      if (typeof retryAfter === "string") return retryAfter;
+      if (retryAfter < 0) return "retry-after cannot be negative";
+      return { kind: "server-errors", status, retryAfterMs: retryAfter };
+    },
+  },
+  {
+    name: "advance",
+    usage: "advance <duration> | advance to <marker-exp|grace-end|token-exp|next-transition> [±<duration>]",
+    summary:
+      "Time passes: the shared clock moves (server, sweepers and client); heartbeats, retries and status changes happen on the way. `advance to marker-exp -1s` stops one second before the marker expires.",
+    remote: "client-offline",
+    parse(args) {
+      if (args[0] === "to") {
+        const anchor = args[1] as Anchor | undefined;
+        if (!anchor || !(anchor in ANCHORS))
+          return `advance to needs one of ${Object.keys(ANCHORS).join(", ")}, got "${args[1] ?? ""}"`;
+        const offsetText = args.slice(2).join("");
+        if (offsetText === "") return { kind: "advance-to", anchor, offset: 0 };
+        const offset = durationArg(offsetText, "an offset");
+        return typeof offset === "string" ? offset : { kind: "advance-to", anchor, offset };
+      }
+      const by = durationArg(args.join("") || undefined, "a duration");
+      if (typeof by === "string") return by;
+      if (by < 0) return "time only moves forward: use set-clock to turn this machine's clock back";
+      return { kind: "advance", by };
+    },
+  },
+  {
+    name: "set-clock",
+    usage: "set-clock <ISO time> | set-clock ±<duration> | set-clock reset",
+    summary:
+      "Sets this machine's clock only (the client's), not the server's: a time, an offset from the true time (set-clock -2d rolls it back, set-clock +10m skews it), or reset.",
+    remote: "ok",
+    parse(args) {
+      const text = args.join("");
+      if (text === "reset") return { kind: "set-clock", to: "reset" };
+      if (/^[+-]/.test(text)) {
+        const offset = durationArg(text, "an offset");
+        return typeof offset === "string" ? offset : { kind: "set-clock", to: { offset } };
+      }
+      const at = /^\d{4}-\d{2}-\d{2}/.test(text) ? Date.parse(text) : NaN;
+      return Number.isNaN(at)
+        ? `needs an ISO time (2026-03-01T00:00:00Z), an offset (-2d, +10m) or reset, got "${text}"`
+        : { kind: "set-clock", to: { at } };
+    },
+  },
+  {
+    name: "use-machine",
+    usage: "use-machine <fingerprint>",
+    summary:
+      "The fingerprint the next start uses (the scenario's `machine` until then): moving to another computer.",
+    remote: "ok",
+    parse: (args) =>
+      args.length === 1 ? { kind: "use-machine", fingerprint: args[0]! } : "needs one fingerprint",
+  },
+  {
+    name: "heartbeat",
+    usage: "heartbeat",
+    summary:
+      "The client sends one heartbeat now (client.heartbeat()); the timeline shows whether it succeeded.",
+    remote: "ok",
+    parse: noArgs({ kind: "heartbeat" }),
+  },
+  {
+    name: "revoke",
+    usage: "revoke [reason…]",
+    summary: "An Admin revokes the license (POST /licenses/{id}/revoke).",
+    remote: "ok",
+    parse: (args) => ({ kind: "revoke", reason: args.length ? args.join(" ") : null }),
+  },
+  {
+    name: "suspend",
+    usage: "suspend",
+    summary: "An Admin suspends the license.",
+    remote: "ok",
+    parse: noArgs({ kind: "suspend" }),
+  },
+  {
+    name: "resume",
+    usage: "resume",
+    summary: "An Admin resumes a suspended license.",
+    remote: "ok",
+    parse: noArgs({ kind: "resume" }),
+  },
+  {
+    name: "rebind",
+    usage: "rebind <fingerprint|none> [none|fixed|firstActivation]",
+    summary:
+      "An Admin rebinds the license to a machine (or releases it with none), optionally forcing the mode. Every activation ends; the customer must download the license again.",
+    remote: "ok",
+    parse(args) {
+      if (args.length < 1 || args.length > 2) return "needs a fingerprint (or none) and optionally a mode";
+      const mode = args[1] ?? null;
+      const binding = mode === null ? null : HwBinding.safeParse(mode);
+      if (binding && !binding.success)
+        return `the mode must be one of ${HwBinding.options.join(", ")}, got "${mode}"`;
+      return {
+        kind: "rebind",
+        fingerprint: args[0] === "none" ? null : args[0]!,
+        binding: binding ? binding.data : null,
+      };
+    },
+  },
+  {
+    name: "transfer",
+    usage: "transfer",
+    summary:
+      "An Admin transfers the license to another company (a child company the simulator created): a new version, every activation ends.",
+    remote: "ok",
+    parse: noArgs({ kind: "transfer" }),
+  },
+  {
+    name: "download-license",
+    usage: "download-license",
+    summary:
+      "The customer downloads the license file again (after a rebind or transfer); read at the next start.",
+    remote: "ok",
+    parse: noArgs({ kind: "download-license" }),
+  },
+  {
+    name: "delete-license",
+    usage: "delete-license",
+    summary: "Deletes the license file (rule 6); read at the next start.",
+    remote: "ok",
+    parse: noArgs({ kind: "delete-license" }),
+  },
+  {
+    name: "corrupt-license",
+    usage: "corrupt-license",
+    summary: "Damages the license token's signature in the file (rule 6); read at the next start.",
+    remote: "ok",
+    parse: noArgs({ kind: "corrupt-license" }),
+  },
+  {
+    name: "delete-marker",
+    usage: "delete-marker",
+    summary: "Deletes the cached marker (<license file>.hb); read at the next start.",
+    remote: "ok",
+    parse: noArgs({ kind: "delete-marker" }),
+  },
+  {
+    name: "corrupt-marker",
+    usage: "corrupt-marker",
+    summary: "Damages the cached marker's signature on disk; read at the next start.",
+    remote: "ok",
+    parse: noArgs({ kind: "corrupt-marker" }),
+  },
+  {
+    name: "sweep",
+    usage: "sweep",
+    summary:
+      "Runs the server's background jobs now (license expiry and missed-heartbeat sweepers, idempotency purge, heartbeat partitions, usage rollup). `advance` runs them on the way (sweepers hourly, analytics daily, of virtual time) and all of them at its end.",
+    remote: "refused",
+    parse: noArgs({ kind: "sweep" }),
+  },
+  {
+    name: "expect",
+    usage:
+      "expect status <Status> | usable <bool> | initialized <bool> | feature <name> | no-feature <name> | config <path> <value> | details.<path> <value> | license.<path> <value> | server.<path> <value>",
+    summary:
+      'Checks the client now (status, statusDetails, hasFeature, getConfig, license) or the license on the server (GET /licenses/{id}); a failed check fails the scenario. Values are JSON (3, true, null, "text") or bare words.',
+    remote: "ok",
+    parse: parseExpect,
+  },
+];
+
+const BY_NAME = new Map(STEP_SPECS.map((spec) => [spec.name, spec]));
+
+export function stepSpec(kind: StepKind): StepSpec {
+  const name = kind === "advance-to" ? "advance" : kind;
+  return BY_NAME.get(name)!;
+}
+
+/** A step from its text (`advance 3d`), or the reason it is not one. */
+export function parseStep(text: string): Step | string {
+  const [name, ...args] = text.trim().split(/\s+/);
+  const spec = BY_NAME.get(name ?? "");
+  if (!spec) return `unknown step "${name ?? ""}" (licensing-sim --help lists the steps)`;
+  const step = spec.parse(args);
+  return typeof step === "string" ? `${spec.name}: ${step}` : step;
+}

@@ -1,0 +1,32 @@
+import { tables } from "@licensing/db";
+import { DAY, sweepers } from "@licensing/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLicensedCompany, issueLicense } from "../testing/client-api.ts";
+import { startTestApp, type TestApp, type TestClient } from "../testing/index.ts";
+
+let app: TestApp;
+let operator: TestClient;
+beforeAll(async () => {
+  app = await startTestApp();
+  operator = await app.client({ signIn: true });
+});
+afterAll(() => app.close());
+
+describe("silence detector and the live-license rule", () => {
+  it("reports no missed heartbeat for a license past its expiry that the expiry sweeper has not reached", async () => {
+    const license = await issueLicense(operator, await createLicensedCompany(operator), {
+      expiresAt: new Date(app.clock.now().getTime() + DAY).toISOString(),
+    });
+    const activated = await (
+      await app.client()
+    ).post("/api/v1/client/activate", { licenseKey: license.licenseKey, hwFingerprint: "fp" });
+    expect(activated.status).toBe(200);
+    // Silent for a day and more: the license is Expired to every caller, though still Active in its row.
+    app.clock.advance(DAY + 1000);
+    await sweepers.detectMissedHeartbeats(app.deps);
+    const missed = (await app.deps.db.select().from(tables.outboxEvents)).filter(
+      (e) => e.eventType === "license.heartbeat_missed" && e.data.licenseId === license.id,
+    );
+    expect(missed).toEqual([]);
+  });
+});

@@ -1,0 +1,60 @@
+/**
+ * What a license token and an offline marker carry (ARCHITECTURE.md §3), declared once for the server,
+ * the contracts and the SDK. Written as plain types, not inferred from the zod schemas of token.ts and
+ * marker.ts, so that the SDK can publish them without zod; `claims.test.ts` holds the schemas to them.
+ * This module imports nothing: a bundle that takes a value from it takes no zod.
+ */
+
+/** How a license is tied to machines (spec §4, activation table). */
+export const HW_BINDING_MODES = ["none", "fixed", "firstActivation"] as const;
+export type HwBindingMode = (typeof HW_BINDING_MODES)[number];
+
+/** The config a token carries: a features array and a limits object, plus what the template adds. */
+export interface TokenConfig {
+  [key: string]: unknown;
+  features: string[];
+  limits: Record<string, unknown>;
+}
+
+/** The JWS protected header of a license token. */
+export interface TokenHeader {
+  [key: string]: unknown;
+  alg: "EdDSA";
+  typ: "JWT";
+  /** Id of the signing key. */
+  kid: string;
+}
+
+/** The claims of a license token; times are unix seconds. */
+export interface TokenClaims {
+  [key: string]: unknown;
+  iss: string;
+  /** The licensee company. */
+  sub: string;
+  /** License id. */
+  lid: string;
+  /** License key. */
+  lk: string;
+  /** Product code of the template. */
+  tpl: string;
+  /** currentVersion of the license. */
+  ver: number;
+  iat: number;
+  /** Hard expiry. */
+  exp: number;
+  trial: boolean;
+  hw: { mode: HwBindingMode; fp: string | null };
+  cfg: TokenConfig;
+}
+
+/** The offline marker's payload; times are unix seconds. */
+export interface MarkerPayload {
+  [key: string]: unknown;
+  lid: string;
+  /** Activation id. */
+  aid: string;
+  fp: string | null;
+  iat: number;
+  /** Issue time plus the license's offline days. */
+  exp: number;
+}
