@@ -81,10 +81,12 @@ export const adminStep = {
   name: "admin",
   inputs: [
     "apps/admin/src",
+    "apps/admin/public",
     "apps/admin/index.html",
     "apps/admin/vite.config.ts",
     "apps/admin/package.json",
     "packages/contracts/src",
+    "packages/protocol/src",
     "scripts/build/steps.mjs",
   ],
   ignore: isTest,

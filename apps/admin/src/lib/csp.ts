@@ -1,5 +1,4 @@
 import { setNonce } from "get-nonce";
-import { z } from "zod";
 
 /**
  * The page runs under the server's Content-Security-Policy (decision 0038): scripts from this origin
@@ -8,7 +7,6 @@ import { z } from "zod";
  */
 export const styleNonce = document.querySelector<HTMLMetaElement>('meta[property="csp-nonce"]')?.nonce ?? "";
 
-// zod compiles object parsers with `new Function` where it may, and even its probe is a reported violation.
-z.config({ jitless: true });
+// zod's parsers are kept from `new Function` by public/zod-jitless.js, which runs before any module.
 // react-remove-scroll (behind Mantine's modals and drawers) writes a <style> tag with the nonce set here.
 if (styleNonce) setNonce(styleNonce);
