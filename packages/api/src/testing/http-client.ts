@@ -18,7 +18,10 @@ export interface ApiResponse<T> {
 }
 
 export interface RequestOptions {
-  /** `auto` parses a JSON content type; `json` parses whatever the type (a download); `text` never. */
+  /**
+   * `auto` parses a JSON content type; `json` parses whatever the type (a download); `text` leaves a
+   * success as text (a streamed file) and parses an error answer like `auto`.
+   */
   parseAs?: "auto" | "json" | "text";
 }
 
@@ -91,8 +94,8 @@ export class TestClient {
     });
     this.keepCookie(res.headers);
     const text = await res.text();
-    const isJson =
-      parseAs === "json" || (parseAs === "auto" && res.headers.get("content-type")?.includes("json"));
+    const jsonType = res.headers.get("content-type")?.includes("json") ?? false;
+    const isJson = parseAs === "json" || (jsonType && (parseAs === "auto" || res.status >= 400));
     const json = text && isJson ? (JSON.parse(text) as unknown) : undefined;
     return answer<T>(res.status, res.headers, text, json);
   }
