@@ -121,26 +121,17 @@ describe("POST /panel/auth/change-password", () => {
     await elsewhere.login(email, password);
 
     const wrong = await here.api.auth.changePassword({
-      body: {
-        currentPassword: "nope-nope",
-        newPassword: "next-password",
-      },
+      body: { currentPassword: "nope-nope", newPassword: "next-password" },
     });
     expect(wrong.status).toBe(400);
     expect(wrong.error.code).toBe("auth.invalid_password");
     const short = await here.api.auth.changePassword({
-      body: {
-        currentPassword: password,
-        newPassword: "1234567",
-      },
+      body: { currentPassword: password, newPassword: "1234567" },
     });
     expect(short.error.code).toBe("auth.password_too_short");
 
     const ok = await here.api.auth.changePassword({
-      body: {
-        currentPassword: password,
-        newPassword: "12345678",
-      },
+      body: { currentPassword: password, newPassword: "12345678" },
     });
     expect(ok.status).toBe(204);
     expect((await here.api.auth.me()).status).toBe(200);
@@ -150,10 +141,7 @@ describe("POST /panel/auth/change-password", () => {
   it("needs a session", async () => {
     const client = await app.client();
     const res = await client.api.auth.changePassword({
-      body: {
-        currentPassword: "a",
-        newPassword: "12345678",
-      },
+      body: { currentPassword: "a", newPassword: "12345678" },
     });
     expect(res.status).toBe(401);
     expect(res.error.code).toBe("auth.unauthenticated");

@@ -125,10 +125,7 @@ describe("turning 2FA on needs a recent sign-in (a stolen session cannot lock th
         );
     const before = await failures();
     const wrong = await client.api.auth.twoFactor.enable({
-      body: {
-        code: await codeFor(enrolled.body.secret),
-        password: "not-the-password",
-      },
+      body: { code: await codeFor(enrolled.body.secret), password: "not-the-password" },
     });
     expect(wrong.error.code).toBe("auth.invalid_password");
     const after = await failures();
@@ -162,10 +159,7 @@ describe("POST /panel/auth/login/2fa", () => {
     const code = await codeFor(secret);
     const first = await app.client();
     const ok = await first.api.auth.loginTwoFactor({
-      body: {
-        ticket: await ticketFor(first, email, password),
-        code,
-      },
+      body: { ticket: await ticketFor(first, email, password), code },
     });
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ email, isOperator: false });
@@ -173,10 +167,7 @@ describe("POST /panel/auth/login/2fa", () => {
 
     const second = await app.client();
     const replay = await second.api.auth.loginTwoFactor({
-      body: {
-        ticket: await ticketFor(second, email, password),
-        code,
-      },
+      body: { ticket: await ticketFor(second, email, password), code },
     });
     expect(replay.status).toBe(401);
     expect(replay.error.code).toBe("auth.invalid_code");
@@ -221,17 +212,11 @@ describe("POST /panel/auth/login/2fa", () => {
     const { email, password, recoveryCodes } = await userWithTotp();
     const client = await app.client();
     const ok = await client.api.auth.loginTwoFactor({
-      body: {
-        ticket: await ticketFor(client, email, password),
-        code: recoveryCodes[0]!.toUpperCase(),
-      },
+      body: { ticket: await ticketFor(client, email, password), code: recoveryCodes[0]!.toUpperCase() },
     });
     expect(ok.status).toBe(200);
     const again = await client.api.auth.loginTwoFactor({
-      body: {
-        ticket: await ticketFor(client, email, password),
-        code: recoveryCodes[0]!,
-      },
+      body: { ticket: await ticketFor(client, email, password), code: recoveryCodes[0]! },
     });
     expect(again.status).toBe(401);
     expect(again.error.code).toBe("auth.invalid_code");
@@ -254,10 +239,7 @@ describe("POST /panel/auth/2fa/disable", () => {
   it("needs the password and a code", async () => {
     const { client, secret, email, password } = await userWithTotp();
     const badPassword = await client.api.auth.twoFactor.disable({
-      body: {
-        password: "wrong-one",
-        code: await codeFor(secret),
-      },
+      body: { password: "wrong-one", code: await codeFor(secret) },
     });
     expect(badPassword.status).toBe(400);
     expect(badPassword.error.code).toBe("auth.invalid_password");
