@@ -18,7 +18,10 @@ export interface ApiResponse<T> {
 }
 
 export interface RequestOptions {
-  /** `auto` parses a JSON content type; `json` parses whatever the type (a download); `text` never. */
+  /**
+   * `auto` parses a JSON content type; `json` parses whatever the type (a download); `text` parses only
+   * an error answer's JSON (a stream's success body stays its text).
+   */
   parseAs?: "auto" | "json" | "text";
 }
 
@@ -92,7 +95,8 @@ export class TestClient {
     this.keepCookie(res.headers);
     const text = await res.text();
     const isJson =
-      parseAs === "json" || (parseAs === "auto" && res.headers.get("content-type")?.includes("json"));
+      parseAs === "json" ||
+      ((parseAs === "auto" || res.status >= 400) && res.headers.get("content-type")?.includes("json"));
     const json = text && isJson ? (JSON.parse(text) as unknown) : undefined;
     return answer<T>(res.status, res.headers, text, json);
   }
