@@ -1,6 +1,8 @@
 import { analytics, DAY } from "@licensing/core";
 import { tables } from "@licensing/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { operations } from "../catalogue.ts";
+import type { RequestOf } from "../testing/api-client.ts";
 import { createCompany } from "../testing/fixtures.ts";
 import { startTestApp, type TestApp, type TestClient } from "../testing/index.ts";
 import { issueLicense } from "../testing/client-api.ts";
@@ -18,9 +20,15 @@ afterAll(() => app.close());
 
 const USAGE = "/api/v1/panel/analytics/usage";
 const DISTRIBUTION = "/api/v1/panel/analytics/distribution";
-const usage = (client: TestClient, query: Record<string, string> = {}) =>
+type UsageQuery = NonNullable<RequestOf<typeof operations.analytics.usage>["query"]>;
+type DistributionQuery = NonNullable<RequestOf<typeof operations.analytics.distribution>["query"]>;
+const usage = (client: TestClient, query: UsageQuery = {}) => client.api.analytics.usage({ query });
+const distribution = (client: TestClient, query: DistributionQuery = {}) =>
+  client.api.analytics.distribution({ query });
+/** Queries the schema refuses, sent as they are. */
+const usageUntyped = (client: TestClient, query: Record<string, string>) =>
   client.get(`${USAGE}?${new URLSearchParams(query)}`);
-const distribution = (client: TestClient, query: Record<string, string> = {}) =>
+const distributionUntyped = (client: TestClient, query: Record<string, string>) =>
   client.get(`${DISTRIBUTION}?${new URLSearchParams(query)}`);
 const window = () => ({ from: `${world.days[0]}T00:00:00Z`, to: app.clock.now().toISOString() });
 
@@ -39,7 +47,7 @@ const expected = () => {
 
 describe("GET /analytics/usage", () => {
   it("counts every day of the window for each scope, from raw rows and then from the rollups alike", async () => {
-    const cases: Array<[string, TestClient, Record<string, string>, keyof ReturnType<typeof expected>]> = [
+    const cases: Array<[string, TestClient, UsageQuery, keyof ReturnType<typeof expected>]> = [
       ["operator, platform", operator, {}, "platform"],
       ["operator, companyId=Alpha (its subtree)", operator, { companyId: world.alpha }, "alpha"],
       ["operator, companyId=Beta", operator, { companyId: world.beta }, "beta"],
@@ -90,11 +98,11 @@ describe("GET /analytics/usage", () => {
     expect(res.body.to).toBe(app.clock.now().toISOString());
     for (const series of [res.body.activations, res.body.heartbeats, res.body.licensesIssued]) {
       expect(series).toHaveLength(6);
-      const dates = series.map((item: { date: string }) => item.date);
+      const dates = series.map((item) => item.date);
       expect(dates).toEqual([...dates].sort());
       expect(dates.at(-1)).toBe(world.days[2]);
     }
-    expect(res.body.heartbeats.slice(0, 3).map((item: { count: number }) => item.count)).toEqual([0, 0, 0]);
+    expect(res.body.heartbeats.slice(0, 3).map((item) => item.count)).toEqual([0, 0, 0]);
   });
 
   it("defaults to the last 30 days up to now", async () => {
@@ -123,7 +131,7 @@ describe("GET /analytics/usage", () => {
   it("answers 400 analytics.invalid_range when from is later than to", async () => {
     const res = await usage(operator, { from: "2026-02-02T00:00:00Z", to: "2026-02-01T00:00:00Z" });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({
+    expect(res.error).toEqual({
       code: "analytics.invalid_range",
       message: expect.stringMatching(/later/),
       status: 400,
@@ -137,10 +145,10 @@ describe("GET /analytics/usage", () => {
       { to: "1969-12-31" },
     ];
     for (const query of queries) {
-      const res = await usage(operator, query);
+      const res = await usageUntyped(operator, query);
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ code: "request.invalid", status: 400 });
-      expect(res.body.message).toMatch(/1970 and 9999/);
+      expect(res.error).toMatchObject({ code: "request.invalid", status: 400 });
+      expect(res.error.message).toMatch(/1970 and 9999/);
     }
   });
 
@@ -150,13 +158,13 @@ describe("GET /analytics/usage", () => {
     expect(ok.body.heartbeats).toHaveLength(367);
     const res = await usage(operator, { from: "2025-01-01T00:00:00Z", to: "2026-01-02T00:00:01Z" });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({
+    expect(res.error).toEqual({
       code: "analytics.range_too_large",
       message: expect.stringMatching(/366/),
       status: 400,
     });
     const defaultFrom = await usage(operator, { to: "2026-01-01T00:00:00Z", from: "2024-01-01" });
-    expect(defaultFrom.body.code).toBe("analytics.range_too_large");
+    expect(defaultFrom.error.code).toBe("analytics.range_too_large");
   });
 
   it.each([
@@ -164,9 +172,9 @@ describe("GET /analytics/usage", () => {
     [{ to: "2026-13-01T00:00:00Z" }, /^query\.to/],
     [{ companyId: "not-a-uuid" }, /^query\.companyId/],
   ])("answers 400 request.invalid for %j", async (query, message) => {
-    const res = await usage(operator, query);
+    const res = await usageUntyped(operator, query);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({
+    expect(res.error).toEqual({
       code: "request.invalid",
       message: expect.stringMatching(message),
       status: 400,
@@ -177,20 +185,20 @@ describe("GET /analytics/usage", () => {
     for (const companyId of [world.alpha, world.beta, "00000000-0000-4000-8000-000000000000"]) {
       const res = await usage(world.subViewer.client, { companyId });
       expect(res.status).toBe(403);
-      expect(res.body).toEqual({
+      expect(res.error).toEqual({
         code: "auth.company_out_of_scope",
         message: expect.any(String),
         status: 403,
       });
     }
     const token = await usage(world.leafToken, { companyId: world.alphaSub });
-    expect(token.body.code).toBe("auth.company_out_of_scope");
+    expect(token.error.code).toBe("auth.company_out_of_scope");
   });
 
   it("answers 404 company.not_found to an operator naming an unknown company, 401 without a session", async () => {
     const res = await usage(operator, { companyId: "00000000-0000-4000-8000-000000000000" });
     expect(res.status).toBe(404);
-    expect(res.body.code).toBe("company.not_found");
+    expect(res.error.code).toBe("company.not_found");
     expect((await usage(await app.client())).status).toBe(401);
   });
 });
@@ -248,11 +256,15 @@ describe("GET /analytics/distribution", () => {
   it("answers 403 auth.company_out_of_scope outside the subtree and 400 for a malformed id", async () => {
     const res = await distribution(world.subViewer.client, { companyId: world.alpha });
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ code: "auth.company_out_of_scope", message: expect.any(String), status: 403 });
-    expect((await distribution(world.leafToken, { companyId: world.beta })).body.code).toBe(
+    expect(res.error).toEqual({
+      code: "auth.company_out_of_scope",
+      message: expect.any(String),
+      status: 403,
+    });
+    expect((await distribution(world.leafToken, { companyId: world.beta })).error.code).toBe(
       "auth.company_out_of_scope",
     );
-    expect((await distribution(operator, { companyId: "x" })).status).toBe(400);
+    expect((await distributionUntyped(operator, { companyId: "x" })).status).toBe(400);
   });
 
   it("lists at most 10 companies, the ones with the most active activations", async () => {
@@ -270,9 +282,8 @@ describe("GET /analytics/distribution", () => {
       );
       // Gamma 00 gets 3 machines, Gamma 01 two, the others one each.
       for (let m = 0; m < (i === 0 ? 3 : i === 1 ? 2 : 1); m++) {
-        const res = await client.post("/api/v1/client/activate", {
-          licenseKey: license.licenseKey,
-          hwFingerprint: `g${i}-${m}`,
+        const res = await client.api.client.activate({
+          body: { licenseKey: license.licenseKey, hwFingerprint: `g${i}-${m}` },
         });
         expect(res.status).toBe(200);
       }
@@ -284,9 +295,7 @@ describe("GET /analytics/distribution", () => {
       { companyId: companies[1], companyName: "Gamma 01", count: 2 },
     ]);
     // Ties by name: Gamma 10 is the one left out.
-    expect(
-      res.body.topCompaniesByActivations.map((c: { companyName: string }) => c.companyName),
-    ).not.toContain("Gamma 10");
+    expect(res.body.topCompaniesByActivations.map((c) => c.companyName)).not.toContain("Gamma 10");
     const platform = await distribution(operator);
     expect(platform.body.topCompaniesByActivations).toHaveLength(10);
     expect(platform.body.topCompaniesByActivations[0]).toMatchObject({ companyName: "Gamma 00", count: 3 });

@@ -22,7 +22,7 @@ beforeAll(async () => {
   const target = await createLicensedCompany(operator);
   license = await issueLicense(operator, target, { expiresAt: "2033-01-01T00:00:00Z", hwBinding: "none" });
   device = await app.client();
-  const res = await device.post("/api/v1/client/activate", { licenseKey: license.licenseKey });
+  const res = await device.api.client.activate({ body: { licenseKey: license.licenseKey } });
   expect(res.status).toBe(200);
   activationId = res.body.activationId;
 });
@@ -49,9 +49,9 @@ const partitions = async () => {
 };
 const panelHeartbeats = async () => {
   const operator = await app.client({ signIn: true });
-  const res = await operator.get(`/api/v1/panel/licenses/${license.id}/heartbeats`);
+  const res = await operator.api.activations.heartbeats({ params: { id: license.id } });
   expect(res.status).toBe(200);
-  return res.body.map((h: { occurredAt: string }) => h.occurredAt);
+  return res.body.map((h) => h.occurredAt);
 };
 
 describe("heartbeat partitions", () => {
@@ -102,7 +102,7 @@ describe("heartbeat partitions", () => {
     });
     expect(await panelHeartbeats()).toEqual(["2031-03-20T08:00:00.000Z"]);
     const operator = await app.client({ signIn: true });
-    const usage = await operator.get("/api/v1/panel/analytics/usage?from=2031-01-15&to=2031-01-16");
+    const usage = await operator.api.analytics.usage({ query: { from: "2031-01-15", to: "2031-01-16" } });
     expect(usage.body.heartbeats).toEqual([
       { date: "2031-01-15", count: 1 },
       { date: "2031-01-16", count: 0 },

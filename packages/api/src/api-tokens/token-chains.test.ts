@@ -12,8 +12,6 @@ import {
 
 // A token made with a token hangs under it and acts for the same user (decision 0037): it works only while
 // that user is active and no token above it is revoked.
-const base = "/api/v1/panel/api-tokens";
-const ME = "/api/v1/panel/auth/me";
 const DAY = 86_400_000;
 let app: TestApp;
 let op: TestClient;
@@ -35,7 +33,7 @@ interface Made {
 
 /** A token made by `creator` (a user's session or another token) over HTTP. */
 async function makeToken(creator: TestClient, body: { expiresInDays?: number } = {}): Promise<Made> {
-  const res = await creator.post(base, { name: "chain", companyId: company.id, ...body });
+  const res = await creator.api.apiTokens.create({ body: { name: "chain", companyId: company.id, ...body } });
   expect(res.status).toBe(201);
   const client = new TestClient(app.url);
   client.headers.authorization = `Bearer ${res.body.secret}`;
@@ -48,7 +46,7 @@ async function chain() {
   const a = await makeToken(user.client);
   const b = await makeToken(a.client);
   const c = await makeToken(b.client);
-  for (const token of [a, b, c]) expect((await token.client.get(ME)).status).toBe(200);
+  for (const token of [a, b, c]) expect((await token.client.api.auth.me()).status).toBe(200);
   return { user, a, b, c };
 }
 
@@ -56,9 +54,9 @@ const row = async (id: string) =>
   (await app.deps.db.select().from(tables.apiTokens).where(eq(tables.apiTokens.id, id)))[0]!;
 
 const expectRefused = async (token: Made, message: RegExp) => {
-  const res = await token.client.get(ME);
+  const res = await token.client.api.auth.me();
   expect(res.status).toBe(401);
-  expect(res.body).toEqual({
+  expect(res.error).toEqual({
     code: "auth.invalid_token",
     message: expect.stringMatching(message),
     status: 401,
@@ -92,16 +90,16 @@ describe("a token made with a token", () => {
 
   it("stops working when its root user is deactivated, and the list shows the whole chain revoked", async () => {
     const { user, a, b, c } = await chain();
-    expect((await owner.client.request("DELETE", `/api/v1/panel/users/${user.id}`)).status).toBe(204);
+    expect((await owner.client.api.users.deactivate({ params: { id: user.id } })).status).toBe(204);
     for (const token of [a, b, c]) await expectRefused(token, /revoked/);
-    const listed = (await owner.client.get(base)).body as Array<{ id: string; revokedAt: string | null }>;
+    const listed = (await owner.client.api.apiTokens.list()).body;
     for (const token of [a, b, c]) expect(listed.find((t) => t.id === token.id)!.revokedAt).not.toBeNull();
   });
 
   it("stops working when a token above it is revoked; the revocation reaches every descendant", async () => {
     const { a, b, c } = await chain();
-    expect((await owner.client.request("DELETE", `${base}/${b.id}`)).status).toBe(204);
-    expect((await a.client.get(ME)).status).toBe(200);
+    expect((await owner.client.api.apiTokens.revoke({ params: { id: b.id } })).status).toBe(204);
+    expect((await a.client.api.auth.me()).status).toBe(200);
     await expectRefused(b, /revoked/);
     await expectRefused(c, /revoked/);
     expect((await row(c.id)).revokedAt).not.toBeNull();

@@ -3,6 +3,8 @@ import { tables } from "@licensing/db";
 import { parse } from "csv-parse/sync";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { operations } from "../catalogue.ts";
+import type { RequestOf } from "../testing/api-client.ts";
 import { startTestApp, type TestApp, type TestClient } from "../testing/index.ts";
 import { createCompany, createMember } from "../testing/fixtures.ts";
 
@@ -16,6 +18,11 @@ beforeAll(async () => {
   op = await app.client({ signIn: true });
 });
 afterAll(() => app.close());
+
+type AuditQuery = RequestOf<typeof operations.audit.list>["query"];
+type ExportQuery = RequestOf<typeof operations.audit.export>["query"];
+const list = (query?: AuditQuery, client = op) => client.api.audit.list({ query });
+const exportLog = (query?: ExportQuery, client = op) => client.api.audit.export({ query });
 
 async function seed(entries: { action: string; actorEmail?: string; entityId?: string; meta?: object }[]) {
   for (const e of entries) {
@@ -43,54 +50,47 @@ describe("GET /panel/audit", () => {
       { action: "thing.broken", entityId: "t1" },
     ]);
     const t2 = new Date(app.clock.now().getTime() - 500).toISOString();
-    const made = await op.get(`${base}?action=thing.made`);
+    const made = await list({ action: "thing.made" });
     expect(made.status).toBe(200);
-    expect(made.body.map((r: { entityId: string }) => r.entityId)).toEqual(["t2", "t1"]);
+    expect(made.body.map((r) => r.entityId)).toEqual(["t2", "t1"]);
     expect(made.body[0]).toMatchObject({ entityType: "thing", ipAddress: "203.0.113.9", meta: "{}" });
-    expect((await op.get(`${base}?actorEmail=other@example.com`)).body).toHaveLength(1);
-    expect((await op.get(`${base}?entityType=thing&entityId=t1`)).body).toHaveLength(2);
-    const window = await op.get(`${base}?entityType=thing&from=${t0}&until=${t2}`);
-    expect(window.body.map((r: { entityId: string }) => r.entityId)).toEqual(["t2", "t1"]);
+    expect((await list({ actorEmail: "other@example.com" })).body).toHaveLength(1);
+    expect((await list({ entityType: "thing", entityId: "t1" })).body).toHaveLength(2);
+    const window = await list({ entityType: "thing", from: t0, until: t2 });
+    expect(window.body.map((r) => r.entityId)).toEqual(["t2", "t1"]);
   });
 
   it("pages with limit (default 100, 1..500) and offset", async () => {
     await seed(Array.from({ length: 120 }, (_, i) => ({ action: "page.row", entityId: String(i) })));
-    expect((await op.get(`${base}?action=page.row`)).body).toHaveLength(100);
-    const page = await op.get(`${base}?action=page.row&limit=7&offset=3`);
-    expect(page.body.map((r: { entityId: string }) => r.entityId)).toEqual([
-      "116",
-      "115",
-      "114",
-      "113",
-      "112",
-      "111",
-      "110",
-    ]);
-    expect((await op.get(`${base}?limit=500`)).status).toBe(200);
+    expect((await list({ action: "page.row" })).body).toHaveLength(100);
+    const page = await list({ action: "page.row", limit: 7, offset: 3 });
+    expect(page.body.map((r) => r.entityId)).toEqual(["116", "115", "114", "113", "112", "111", "110"]);
+    expect((await list({ limit: 500 })).status).toBe(200);
+    // Queries the schema refuses, sent as they are.
     for (const query of ["limit=0", "limit=501", "limit=x", "offset=-1", "from=yesterday"]) {
       const res = await op.get(`${base}?${query}`);
       expect(res.status).toBe(400);
-      expect(res.body.code).toBe("request.invalid");
+      expect(res.error.code).toBe("request.invalid");
     }
-    const reversed = await op.get(`${base}?from=2026-02-01T00:00:00Z&until=2026-01-01T00:00:00Z`);
-    expect(reversed.body.code).toBe("audit.invalid_range");
+    const reversed = await list({ from: "2026-02-01T00:00:00Z", until: "2026-01-01T00:00:00Z" });
+    expect(reversed.error.code).toBe("audit.invalid_range");
   });
 
   it("is for operators only", async () => {
     const company = await createCompany(op, null);
     const owner = await createMember(app, { companyId: company.id, role: "owner" });
-    const res = await owner.client.get(base);
+    const res = await list({}, owner.client);
     expect(res.status).toBe(403);
-    expect(res.body.code).toBe("auth.operator_required");
-    expect((await owner.client.get(`${base}/export`)).body.code).toBe("auth.operator_required");
+    expect(res.error.code).toBe("auth.operator_required");
+    expect((await exportLog({}, owner.client)).error.code).toBe("auth.operator_required");
   });
 
   it("records the mutations of this API with actor, entity and client IP", async () => {
     const company = await createCompany(op, null);
-    const rows = await op.get(`${base}?entityType=company&entityId=${company.id}`);
+    const rows = await list({ entityType: "company", entityId: company.id });
     expect(rows.body[0]).toMatchObject({ action: "company.created", actorEmail: "root@example.com" });
-    expect(rows.body[0].ipAddress).toMatch(/127\.0\.0\.1/);
-    expect(JSON.parse(rows.body[0].meta)).toMatchObject({ slug: company.slug });
+    expect(rows.body[0]!.ipAddress).toMatch(/127\.0\.0\.1/);
+    expect(JSON.parse(rows.body[0]!.meta)).toMatchObject({ slug: company.slug });
   });
 });
 
@@ -98,7 +98,7 @@ describe("GET /panel/audit/export", () => {
   it("streams RFC 4180 CSV that parses back to the same meta, as an attachment", async () => {
     const tricky = { note: 'a, "quoted"\nline two\r\nthree', list: [1, ","], "key,with,commas": '""' };
     await seed([{ action: "csv.tricky", entityId: 'id,"x"', meta: tricky }, { action: "csv.plain" }]);
-    const res = await op.get(`${base}/export?entityType=thing&action=csv.tricky`);
+    const res = await exportLog({ entityType: "thing", action: "csv.tricky" });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/csv/);
     const day = app.clock.now().toISOString().slice(0, 10).replaceAll("-", "");
@@ -132,35 +132,37 @@ describe("GET /panel/audit/export", () => {
       await app.deps.db.insert(tables.auditLog).values(values.slice(i, i + 500));
     }
     app.clock.advance(10_000);
-    const res = await op.get(`${base}/export?action=bulk.row&format=csv`);
+    const res = await exportLog({ action: "bulk.row", format: "csv" });
     const records = parse(res.text, { columns: true }) as Record<string, string>[];
     expect(records).toHaveLength(2345);
     expect(new Set(records.map((r) => r.entityId)).size).toBe(2345);
     const times = records.map((r) => r.timestamp!);
     expect([...times].sort()).toEqual(times);
 
-    const json = await op.get(`${base}/export?action=bulk.row&format=json`);
+    const json = await exportLog({ action: "bulk.row", format: "json" });
     expect(json.headers.get("content-disposition")).toMatch(/filename="audit-\d{8}\.json"/);
-    expect(json.body).toHaveLength(2345);
-    const first = (json.body as { entityId: string; meta: string }[]).find((r) => r.entityId === "0");
+    // A streamed file: its text, parsed here.
+    const exported = JSON.parse(json.body) as { entityId: string; meta: string }[];
+    expect(exported).toHaveLength(2345);
+    const first = exported.find((r) => r.entityId === "0");
     expect(first).toMatchObject({ action: "bulk.row", meta: '{"i":0}' });
   });
 
   it("exports an empty JSON array when nothing matches", async () => {
-    const res = await op.get(`${base}/export?format=json&action=nothing.here`);
+    const res = await exportLog({ format: "json", action: "nothing.here" });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual([]);
+    expect(JSON.parse(res.body)).toEqual([]);
   });
 
   it("refuses an unknown format with audit.invalid_format", async () => {
-    const res = await op.get(`${base}/export?format=xml`);
+    const res = await exportLog({ format: "xml" });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ code: "audit.invalid_format", message: expect.any(String), status: 400 });
+    expect(res.error).toEqual({ code: "audit.invalid_format", message: expect.any(String), status: 400 });
   });
 
   it("logs the export itself as audit.exported", async () => {
     app.clock.advance(1000);
-    await op.get(`${base}/export?format=json&action=csv.plain`);
+    await exportLog({ format: "json", action: "csv.plain" });
     const [row] = await app.deps.db
       .select()
       .from(tables.auditLog)
@@ -169,7 +171,7 @@ describe("GET /panel/audit/export", () => {
       .limit(1);
     expect(row).toMatchObject({ actorEmail: "root@example.com", entityType: "audit_log" });
     expect(row!.meta).toMatchObject({ format: "csv" });
-    const logged = await op.get(`${base}?action=audit.exported`);
-    expect(JSON.parse(logged.body[0].meta)).toEqual({ format: "json", filters: { action: "csv.plain" } });
+    const logged = await list({ action: "audit.exported" });
+    expect(JSON.parse(logged.body[0]!.meta)).toEqual({ format: "json", filters: { action: "csv.plain" } });
   });
 });

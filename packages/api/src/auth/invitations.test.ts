@@ -10,15 +10,11 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const AUTH = "/api/v1/panel/auth";
 let invites = 0;
 
 async function inviteOperator() {
   const email = `invitee${++invites}@example.com`;
-  const res = await operator.post("/api/v1/panel/operator/users/invite", {
-    email,
-    displayName: "New Operator",
-  });
+  const res = await operator.api.operator.users.invite({ body: { email, displayName: "New Operator" } });
   expect(res.status).toBe(200);
   const mail = await app.smtp.waitFor(email);
   const token = /\/accept-invite\?token=([\w-]+)/.exec(mail.text)![1]!;
@@ -29,7 +25,7 @@ describe("GET /panel/auth/invite/{token}", () => {
   it("previews a live invitation and 404s an unknown one", async () => {
     const { email, token } = await inviteOperator();
     const client = await app.client();
-    const preview = await client.get(`${AUTH}/invite/${token}`);
+    const preview = await client.api.auth.invitation({ params: { token } });
     expect(preview.status).toBe(200);
     expect(preview.body).toEqual({
       email,
@@ -38,9 +34,9 @@ describe("GET /panel/auth/invite/{token}", () => {
       expiresAt: expect.any(String),
     });
     expect(new Date(preview.body.expiresAt).getTime() - app.clock.now().getTime()).toBe(7 * DAY);
-    const unknown = await client.get(`${AUTH}/invite/not-a-real-token`);
+    const unknown = await client.api.auth.invitation({ params: { token: "not-a-real-token" } });
     expect(unknown.status).toBe(404);
-    expect(unknown.body.code).toBe("invitation.not_found");
+    expect(unknown.error.code).toBe("invitation.not_found");
   });
 });
 
@@ -48,21 +44,21 @@ describe("POST /panel/auth/accept-invite", () => {
   it("sets the password, activates the account and signs in; the link then stops working", async () => {
     const { email, token } = await inviteOperator();
     const client = await app.client();
-    const short = await client.post(`${AUTH}/accept-invite`, { token, password: "short" });
+    const short = await client.api.auth.acceptInvite({ body: { token, password: "short" } });
     expect(short.status).toBe(400);
-    expect(short.body.code).toBe("auth.password_too_short");
+    expect(short.error.code).toBe("auth.password_too_short");
 
-    const ok = await client.post(`${AUTH}/accept-invite`, { token, password: "invitee-password" });
+    const ok = await client.api.auth.acceptInvite({ body: { token, password: "invitee-password" } });
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ email, isOperator: true, displayName: "New Operator" });
-    expect((await client.get(`${AUTH}/me`)).body.email).toBe(email);
+    expect((await client.api.auth.me()).body.email).toBe(email);
 
     const again = await (
       await app.client()
-    ).post(`${AUTH}/accept-invite`, { token, password: "other-password" });
+    ).api.auth.acceptInvite({ body: { token, password: "other-password" } });
     expect(again.status).toBe(404);
-    expect(again.body.code).toBe("invitation.not_found");
-    expect((await client.get(`${AUTH}/invite/${token}`)).status).toBe(404);
+    expect(again.error.code).toBe("invitation.not_found");
+    expect((await client.api.auth.invitation({ params: { token } })).status).toBe(404);
   });
 
   it("refuses an invitation older than 7 days", async () => {
@@ -70,7 +66,7 @@ describe("POST /panel/auth/accept-invite", () => {
     app.clock.advance(7 * DAY + 1000);
     const res = await (
       await app.client()
-    ).post(`${AUTH}/accept-invite`, { token, password: "invitee-password" });
+    ).api.auth.acceptInvite({ body: { token, password: "invitee-password" } });
     expect(res.status).toBe(404);
     operator = await app.client({ signIn: true });
   });

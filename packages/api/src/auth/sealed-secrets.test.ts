@@ -9,7 +9,6 @@ import { startTestApp, TestClient, type TestApp } from "../testing/index.ts";
 
 // A sealed value is bound to its row (table:column:rowId as AES-GCM associated data): someone who can
 // write to the database cannot move their own TOTP secret into another account and pass its 2FA.
-const AUTH = "/api/v1/panel/auth";
 const SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
 const lines: string[] = [];
 let app: TestApp;
@@ -28,11 +27,11 @@ const setTotp = (userId: string, sealed: string) =>
 
 async function signInWithCode(email: string) {
   const client = new TestClient(app.url);
-  const ticket = (await client.post(`${AUTH}/login`, { email, password: MEMBER_PASSWORD })).body
+  const ticket = (await client.api.auth.login({ body: { email, password: MEMBER_PASSWORD } })).body
     .ticket as string;
   expect(ticket).toEqual(expect.any(String));
   const code = await generate({ secret: SECRET, epoch: Math.floor(app.clock.now().getTime() / 1000) });
-  return client.post(`${AUTH}/login/2fa`, { ticket, code });
+  return client.api.auth.loginTwoFactor({ body: { ticket, code } });
 }
 
 describe("a sealed TOTP secret moved to another user's row", () => {
@@ -47,7 +46,7 @@ describe("a sealed TOTP secret moved to another user's row", () => {
     await setTotp(b.id, sealedForA);
     const moved = await signInWithCode(b.email);
     expect(moved.status).toBe(500);
-    expect(moved.body).toEqual({ code: "internal", message: expect.any(String), status: 500 });
+    expect(moved.error).toEqual({ code: "internal", message: expect.any(String), status: 500 });
     expect(lines.join("\n")).toContain(
       `The sealed value at users:totp_secret:${b.id} does not open: it was sealed for another row or column`,
     );

@@ -9,8 +9,6 @@ import { startTestApp, TestClient, type TestApp } from "../testing/index.ts";
 // docs/security.md: a dump of the database opens nothing. After an operator invitation and a password
 // reset (and a session and an access token), the dump holds none of their secrets, with SMTP and without
 // it (then the log is the delivery, and the outbox row keeps the mail without its token).
-const AUTH = "/api/v1/panel/auth";
-
 describe.each([
   { smtp: true, status: "sent" },
   { smtp: false, status: "logged" },
@@ -35,22 +33,23 @@ describe.each([
   it("holds neither the invitation token nor the reset token (nor a session id or an access token)", async () => {
     const operator = await app.client({ signIn: true });
     const invitee = "new-operator@example.com";
-    expect((await operator.post("/api/v1/panel/operator/users/invite", { email: invitee })).status).toBe(200);
+    expect((await operator.api.operator.users.invite({ body: { email: invitee } })).status).toBe(200);
     const inviteToken = await linkToken(invitee, "accept-invite");
     const member = await createMember(app, {
       companyId: (await createCompany(operator, null)).id,
       role: "admin",
     });
     expect(
-      (await new TestClient(app.url).post(`${AUTH}/forgot-password`, { email: member.email })).status,
+      (await new TestClient(app.url).api.auth.forgotPassword({ body: { email: member.email } })).status,
     ).toBe(204);
     const resetToken = await linkToken(member.email, "reset-password");
-    const pat = await operator.post("/api/v1/panel/api-tokens", {
-      name: "dump",
-      companyId: (await createCompany(operator, null)).id,
+    const pat = await operator.api.apiTokens.create({
+      body: { name: "dump", companyId: (await createCompany(operator, null)).id },
     });
     // The tokens read are the live ones.
-    expect((await new TestClient(app.url).get(`${AUTH}/invite/${inviteToken}`)).status).toBe(200);
+    expect(
+      (await new TestClient(app.url).api.auth.invitation({ params: { token: inviteToken } })).status,
+    ).toBe(200);
 
     const dump = await dumpDatabase(app.database);
     expect(dump).toContain(invitee);
@@ -59,7 +58,7 @@ describe.each([
       inviteToken,
       resetToken,
       session: operator.cookie!,
-      accessToken: (pat.body.secret as string).slice("svc_pat_".length),
+      accessToken: pat.body.secret.slice("svc_pat_".length),
     };
     for (const [name, secret] of Object.entries(secrets)) expect(dump.includes(secret), name).toBe(false);
 

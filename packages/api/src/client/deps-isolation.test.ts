@@ -23,9 +23,9 @@ afterAll(async () => {
 });
 
 async function activate(app: TestApp, licenseKey: string) {
-  const res = await (await app.client()).post("/api/v1/client/activate", { licenseKey, hwFingerprint: "fp" });
+  const res = await (await app.client()).api.client.activate({ body: { licenseKey, hwFingerprint: "fp" } });
   expect(res.status).toBe(200);
-  return res.body.activationId as string;
+  return res.body.activationId;
 }
 
 const beat = async (app: TestApp, licenseKey: string, activationId: string) =>
@@ -46,13 +46,13 @@ describe("two apps with different clocks in one process", () => {
     const activationId = await activate(early, license.licenseKey);
     expect((await beat(early, license.licenseKey, activationId)).status).toBe(200);
     expect((await beat(late, license.licenseKey, activationId)).status).toBe(200);
-    const heartbeats = await operator.get(`/api/v1/panel/licenses/${license.id}/heartbeats`);
-    expect(heartbeats.body.map((h: { occurredAt: string }) => h.occurredAt).sort()).toEqual([
+    const heartbeats = await operator.api.activations.heartbeats({ params: { id: license.id } });
+    expect(heartbeats.body.map((h) => h.occurredAt).sort()).toEqual([
       early.clock.now().toISOString(),
       late.clock.now().toISOString(),
     ]);
-    const activations = await operator.get(`/api/v1/panel/licenses/${license.id}/activations`);
-    expect(activations.body[0].lastHeartbeatAt).toBe(late.clock.now().toISOString());
+    const activations = await operator.api.activations.list({ params: { id: license.id } });
+    expect(activations.body[0]!.lastHeartbeatAt).toBe(late.clock.now().toISOString());
   });
 
   it("judge expiry by their own clock", async () => {
@@ -64,6 +64,6 @@ describe("two apps with different clocks in one process", () => {
     expect((await beat(early, license.licenseKey, activationId)).status).toBe(200);
     const res = await beat(late, license.licenseKey, activationId);
     expect(res.status).toBe(400);
-    expect(res.body.code).toBe("license.not_active");
+    expect(res.error.code).toBe("license.not_active");
   });
 });

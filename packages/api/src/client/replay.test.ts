@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
-import { signRequest } from "@licensing/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../http/log-redaction.ts";
 import {
   createLicensedCompany,
   issueLicense,
+  signatureHeaders,
   signedPost,
   startTestApp,
   type IssuedLicense,
@@ -35,8 +35,8 @@ async function setUp(minVersion?: "v1" | "v2"): Promise<Setup> {
   const license = await issueLicense(operator, target, { config: '{"limits":{"maxSeats":5}}' });
   const client = await app.client();
   const activate = async (fp: string) =>
-    (await client.post("/api/v1/client/activate", { licenseKey: license.licenseKey, hwFingerprint: fp })).body
-      .activationId as string;
+    (await client.api.client.activate({ body: { licenseKey: license.licenseKey, hwFingerprint: fp } })).body
+      .activationId;
   return {
     app,
     lines,
@@ -73,7 +73,7 @@ describe("CLIENT_SIGNATURE_MIN_VERSION=v1 (the default)", () => {
   it("refuses the same replay when the captured header carries v2", async () => {
     for (const path of [HEARTBEAT, DEACTIVATE]) {
       const replayed = await signedPost(s.client, s.app.clock.now(), path, body(0), { sendBody: body(1) });
-      expect(replayed.body).toEqual({
+      expect(replayed.error).toEqual({
         code: "hmac.mismatch",
         message: "X-Service-Signature does not match this request",
         status: 401,
@@ -108,12 +108,11 @@ describe("CLIENT_SIGNATURE_MIN_VERSION=v1 (the default)", () => {
   it("each license has its own minute", async () => {
     const operator = await s.app.client({ signIn: true });
     const other = await issueLicense(operator, await createLicensedCompany(operator));
-    const activated = await s.client.post("/api/v1/client/activate", {
-      licenseKey: other.licenseKey,
-      hwFingerprint: "x",
+    const activated = await s.client.api.client.activate({
+      body: { licenseKey: other.licenseKey, hwFingerprint: "x" },
     });
     const before = v1Notices(s.lines).length;
-    const otherBody = { licenseKey: other.licenseKey, activationId: activated.body.activationId as string };
+    const otherBody = { licenseKey: other.licenseKey, activationId: activated.body.activationId };
     await signedPost(s.client, s.app.clock.now(), HEARTBEAT, otherBody, { versions: "v1" });
     await signedPost(s.client, s.app.clock.now(), HEARTBEAT, body(0), { versions: "v1" });
     expect(
@@ -142,17 +141,17 @@ describe("CLIENT_SIGNATURE_MIN_VERSION=v2", () => {
   it("refuses v1 alone on heartbeat and deactivate, replayed or not", async () => {
     for (const path of [HEARTBEAT, DEACTIVATE]) {
       const own = await signedPost(s.client, s.app.clock.now(), path, body(0), { versions: "v1" });
-      expect(own.body).toEqual(v2Required);
+      expect(own.error).toEqual(v2Required);
       const replayed = await signedPost(s.client, s.app.clock.now(), path, body(0), {
         versions: "v1",
         sendBody: body(1),
       });
-      expect(replayed.body).toEqual(v2Required);
+      expect(replayed.error).toEqual(v2Required);
     }
     const list = await (
       await s.app.client({ signIn: true })
-    ).get(`/api/v1/panel/licenses/${s.license.id}/activations`);
-    expect(list.body.map((a: { status: string }) => a.status)).toEqual(["active", "active"]);
+    ).api.activations.list({ params: { id: s.license.id } });
+    expect(list.body.map((a) => a.status)).toEqual(["active", "active"]);
     expect(v1Notices(s.lines)).toEqual([]);
   });
 
@@ -166,7 +165,7 @@ describe("CLIENT_SIGNATURE_MIN_VERSION=v2", () => {
     const replayed = await signedPost(s.client, s.app.clock.now(), DEACTIVATE, body(0), {
       sendBody: body(1),
     });
-    expect(replayed.body).toMatchObject({ code: "hmac.mismatch", status: 401 });
+    expect(replayed.error).toMatchObject({ code: "hmac.mismatch", status: 401 });
     expect((await signedPost(s.client, s.app.clock.now(), DEACTIVATE, body(1))).status).toBe(204);
   });
 });
@@ -185,15 +184,7 @@ describe("what the client signature protects, and what is left to TLS", () => {
   /** A request as it crossed the wire: its path, its body's bytes and its two headers. */
   function capture(path: string, body: object, key = s.license.licenseKey) {
     const raw = JSON.stringify(body);
-    const timestamp = String(Math.floor(s.app.clock.now().getTime() / 1000));
-    return {
-      path,
-      raw,
-      headers: {
-        "x-service-timestamp": timestamp,
-        "x-service-signature": signRequest(key, timestamp, { method: "POST", path, body: raw }),
-      },
-    };
+    return { path, raw, headers: signatureHeaders(s.app.clock.now(), path, raw, key) };
   }
   const send = (c: ReturnType<typeof capture>, changes: { path?: string; raw?: string } = {}) =>
     s.client.request("POST", changes.path ?? c.path, changes.raw ?? c.raw, c.headers);
@@ -206,10 +197,10 @@ describe("what the client signature protects, and what is left to TLS", () => {
       send(captured, { raw: captured.raw.replace("}", ',"extra":1}') }),
       send(captured, { path: DEACTIVATE }),
     ]) {
-      expect((await changed).body).toMatchObject({ code: "hmac.mismatch", status: 401 });
+      expect((await changed).error).toMatchObject({ code: "hmac.mismatch", status: 401 });
     }
     const forged = capture(HEARTBEAT, body(0), "SVC-AAAAA-BBBBB-CCCCC-DDDDD-EEEEE");
-    expect((await send(forged)).body).toMatchObject({ code: "hmac.mismatch", status: 401 });
+    expect((await send(forged)).error).toMatchObject({ code: "hmac.mismatch", status: 401 });
   });
 
   it("accepts the identical request again within 5 minutes, and refuses it once stale", async () => {
@@ -219,7 +210,7 @@ describe("what the client signature protects, and what is left to TLS", () => {
     s.app.clock.advance(300_000);
     expect((await send(captured)).status).toBe(200);
     s.app.clock.advance(1_000);
-    expect((await send(captured)).body).toMatchObject({ code: "hmac.stale", status: 401 });
+    expect((await send(captured)).error).toMatchObject({ code: "hmac.stale", status: 401 });
   });
 
   it("lets whoever reads one request sign any other: the key is in its body", async () => {
@@ -230,7 +221,7 @@ describe("what the client signature protects, and what is left to TLS", () => {
   });
 
   it("is described so in docs/security.md, which does not call it a replay defence", () => {
-    const doc = readFileSync(new URL("../../../../../docs/security.md", import.meta.url), "utf8");
+    const doc = readFileSync(new URL("../../../../docs/security.md", import.meta.url), "utf8");
     const section = /\n## Client request signatures\n([\s\S]*?)\n## /.exec(doc)?.[1] ?? "";
     for (const claim of [
       /tampering by a party without the key/i,

@@ -1,29 +1,20 @@
 import { and, eq } from "drizzle-orm";
 import { tables } from "@licensing/db";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLicensedCompany, issueLicense, signedPost } from "../testing/client-api.ts";
-import { startTestApp, type TestApp, type TestClient } from "../testing/index.ts";
+import { describe, expect, it } from "vitest";
+import { useClientApi } from "../testing/client-fixture.ts";
 
-let app: TestApp;
-let operator: TestClient;
-let target: { companyId: string; templateId: string };
-beforeAll(async () => {
-  app = await startTestApp();
-  operator = await app.client({ signIn: true });
-  target = await createLicensedCompany(operator);
-});
-afterAll(() => app.close());
+const suite = useClientApi();
 
 const withSeats = (maxSeats: unknown) =>
-  issueLicense(operator, target, { config: JSON.stringify({ features: [], limits: { maxSeats } }) });
+  suite.issue({ config: JSON.stringify({ features: [], limits: { maxSeats } }) });
 
 async function activate(licenseKey: string, hwFingerprint: string) {
-  const client = await app.client();
-  return client.post("/api/v1/client/activate", { licenseKey, hwFingerprint });
+  const client = await suite.app.client();
+  return client.api.client.activate({ body: { licenseKey, hwFingerprint } });
 }
 
 async function seatsInUse(licenseId: string) {
-  const [row] = await app.deps.db
+  const [row] = await suite.app.deps.db
     .select({ liveSeats: tables.licenses.liveSeats })
     .from(tables.licenses)
     .where(eq(tables.licenses.id, licenseId));
@@ -31,7 +22,7 @@ async function seatsInUse(licenseId: string) {
 }
 
 async function activeCount(licenseId: string) {
-  const rows = await app.deps.db
+  const rows = await suite.app.deps.db
     .select()
     .from(tables.activations)
     .where(and(eq(tables.activations.licenseId, licenseId), eq(tables.activations.status, "active")));
@@ -46,7 +37,7 @@ describe("seat limit (config.limits.maxSeats)", () => {
     expect((await activate(license.licenseKey, "a")).status).toBe(200);
     const full = await activate(license.licenseKey, "c");
     expect(full.status).toBe(409);
-    expect(full.body).toEqual({
+    expect(full.error).toEqual({
       code: "activation.seat_limit_reached",
       message: expect.any(String),
       status: 409,
@@ -98,37 +89,38 @@ describe("seat limit (config.limits.maxSeats)", () => {
       const res = await activate(license.licenseKey, machine);
       expect(res.status, machine).toBe(200);
       expect((await activate(license.licenseKey, `${machine}-extra`)).status, machine).toBe(409);
-      return res.body.activationId as string;
+      return res.body.activationId;
     };
 
     const first = await takeSeat("first");
-    const client = await app.client();
-    const path = "/api/v1/client/deactivate";
+    const client = await suite.app.client();
     const body = { licenseKey: license.licenseKey, activationId: first };
-    expect((await signedPost(client, app.clock.now(), path, body)).status).toBe(204);
+    expect((await suite.signed(client, "deactivate", body)).status).toBe(204);
     // Deactivating again is idempotent and must not free a second seat.
-    expect((await signedPost(client, app.clock.now(), path, body)).status).toBe(204);
+    expect((await suite.signed(client, "deactivate", body)).status).toBe(204);
     expect(await seatsInUse(license.id)).toBe(0);
 
     const second = await takeSeat("second");
-    const reset = `/api/v1/panel/licenses/${license.id}/activations/${second}/reset`;
-    expect((await operator.post(reset)).status).toBe(204);
-    expect((await operator.post(reset)).status).toBe(204);
+    const reset = () =>
+      suite.operator.api.activations.reset({ params: { id: license.id, activationId: second } });
+    expect((await reset()).status).toBe(204);
+    expect((await reset()).status).toBe(204);
     expect(await seatsInUse(license.id)).toBe(0);
 
     await takeSeat("third");
-    const other = await operator.post("/api/v1/panel/companies", {
-      name: "Seat heir",
-      slug: `heir-${Date.now()}`,
+    const other = await suite.operator.api.companies.create({
+      body: { name: "Seat heir", slug: `heir-${Date.now()}` },
     });
-    const transfer = await operator.post(`/api/v1/panel/licenses/${license.id}/transfer`, {
-      newCompanyId: other.body.id,
+    const transfer = await suite.operator.api.licenses.transfer({
+      params: { id: license.id },
+      body: { newCompanyId: other.body.id },
     });
     expect(transfer.body.deactivatedActivations).toBe(1);
 
     await takeSeat("fourth");
-    const rebind = await operator.post(`/api/v1/panel/licenses/${license.id}/rebind`, {
-      hwFingerprint: "fifth",
+    const rebind = await suite.operator.api.licenses.rebind({
+      params: { id: license.id },
+      body: { hwFingerprint: "fifth" },
     });
     expect(rebind.status).toBe(200);
     expect(await seatsInUse(license.id)).toBe(0);
@@ -140,11 +132,11 @@ describe("seat limit (config.limits.maxSeats)", () => {
 
   it("counts a seat only for a new machine, whatever the mix of concurrent activations and deactivations", async () => {
     const license = await withSeats(10);
-    const client = await app.client();
+    const client = await suite.app.client();
     const live = await Promise.all(["a", "b", "c", "d"].map((m) => activate(license.licenseKey, m)));
     await Promise.all([
       ...live.map((res) =>
-        signedPost(client, app.clock.now(), "/api/v1/client/deactivate", {
+        suite.signed(client, "deactivate", {
           licenseKey: license.licenseKey,
           activationId: res.body.activationId,
         }),

@@ -1,25 +1,19 @@
 import { tables } from "@licensing/db";
 import { DAY, sweepers } from "@licensing/core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLicensedCompany, issueLicense } from "../testing/client-api.ts";
-import { startTestApp, type TestApp, type TestClient } from "../testing/index.ts";
+import { describe, expect, it } from "vitest";
+import { useClientApi } from "../testing/client-fixture.ts";
 
-let app: TestApp;
-let operator: TestClient;
-beforeAll(async () => {
-  app = await startTestApp();
-  operator = await app.client({ signIn: true });
-});
-afterAll(() => app.close());
+const suite = useClientApi();
 
 describe("silence detector and the live-license rule", () => {
   it("reports no missed heartbeat for a license past its expiry that the expiry sweeper has not reached", async () => {
-    const license = await issueLicense(operator, await createLicensedCompany(operator), {
+    const { app } = suite;
+    const license = await suite.issue({
       expiresAt: new Date(app.clock.now().getTime() + DAY).toISOString(),
     });
     const activated = await (
       await app.client()
-    ).post("/api/v1/client/activate", { licenseKey: license.licenseKey, hwFingerprint: "fp" });
+    ).api.client.activate({ body: { licenseKey: license.licenseKey, hwFingerprint: "fp" } });
     expect(activated.status).toBe(200);
     // Silent for a day and more: the license is Expired to every caller, though still Active in its row.
     app.clock.advance(DAY + 1000);

@@ -1,10 +1,15 @@
 import { tables } from "@licensing/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp, type TestClient } from "../testing/index.ts";
+import type { operations } from "../catalogue.ts";
+import { startTestApp, type BodyOf, type TestApp, type TestClient } from "../testing/index.ts";
 import { createCompany, createMember, uniqueSlug } from "../testing/fixtures.ts";
 
 const base = "/api/v1/panel/companies";
+const create = (client: TestClient, body: BodyOf<typeof operations.companies.create>) =>
+  client.api.companies.create({ body });
+const reparent = (client: TestClient, id: string, newParentId: string | null) =>
+  client.api.companies.reparent({ params: { id }, body: { newParentId } });
 let app: TestApp;
 let op: TestClient;
 
@@ -27,7 +32,7 @@ async function expectConsistentTree() {
 
 describe("POST /panel/companies", () => {
   it("creates a root and a child with path and depth, and audits it", async () => {
-    const root = await op.post(base, { name: "Acme", slug: "acme", contactEmail: "Ops@Acme.example" });
+    const root = await create(op, { name: "Acme", slug: "acme", contactEmail: "Ops@Acme.example" });
     expect(root.status).toBe(201);
     expect(root.body).toMatchObject({
       name: "Acme",
@@ -38,7 +43,7 @@ describe("POST /panel/companies", () => {
       contactEmail: "ops@acme.example",
     });
     expect(root.body.path).toBe(`/${root.body.id}/`);
-    const child = await op.post(base, { name: "Acme EU", slug: "eu", parentId: root.body.id });
+    const child = await create(op, { name: "Acme EU", slug: "eu", parentId: root.body.id });
     expect(child.status).toBe(201);
     expect(child.body).toMatchObject({
       parentId: root.body.id,
@@ -67,62 +72,63 @@ describe("POST /panel/companies", () => {
     ["underscore", "a_b"],
     ["space", "a b"],
   ])("refuses a slug that is %s with company.invalid_slug", async (_label, slug) => {
-    const res = await op.post(base, { name: "X", slug });
+    const res = await create(op, { name: "X", slug });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ code: "company.invalid_slug", message: expect.any(String), status: 400 });
+    expect(res.error).toEqual({ code: "company.invalid_slug", message: expect.any(String), status: 400 });
   });
 
   it("accepts the boundary slugs: one character and 64 characters", async () => {
     const parent = await createCompany(op, null);
-    expect((await op.post(base, { name: "a", slug: "a", parentId: parent.id })).status).toBe(201);
+    expect((await create(op, { name: "a", slug: "a", parentId: parent.id })).status).toBe(201);
     const long = `b${"-".repeat(62)}c`;
-    expect((await op.post(base, { name: "long", slug: long, parentId: parent.id })).status).toBe(201);
+    expect((await create(op, { name: "long", slug: long, parentId: parent.id })).status).toBe(201);
   });
 
   it("refuses a duplicate sibling slug (roots too), but allows it under another parent", async () => {
     const slug = uniqueSlug("dup");
     const a = await createCompany(op, null, { slug });
-    const again = await op.post(base, { name: "again", slug });
+    const again = await create(op, { name: "again", slug });
     expect(again.status).toBe(409);
-    expect(again.body.code).toBe("company.slug_taken");
+    expect(again.error.code).toBe("company.slug_taken");
     await createCompany(op, a.id, { slug: "shared" });
-    const sibling = await op.post(base, { name: "x", slug: "shared", parentId: a.id });
-    expect(sibling.body.code).toBe("company.slug_taken");
+    const sibling = await create(op, { name: "x", slug: "shared", parentId: a.id });
+    expect(sibling.error.code).toBe("company.slug_taken");
     const b = await createCompany(op, null);
-    expect((await op.post(base, { name: "x", slug: "shared", parentId: b.id })).status).toBe(201);
+    expect((await create(op, { name: "x", slug: "shared", parentId: b.id })).status).toBe(201);
   });
 
   it("answers 409 to one of two racing creates of the same slug", async () => {
     const parent = await createCompany(op, null);
     const results = await Promise.all(
-      [1, 2, 3].map(() => op.post(base, { name: "race", slug: "race", parentId: parent.id })),
+      [1, 2, 3].map(() => create(op, { name: "race", slug: "race", parentId: parent.id })),
     );
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
-    expect(results.filter((r) => r.status === 409).every((r) => r.body.code === "company.slug_taken")).toBe(
+    expect(results.filter((r) => r.status === 409).every((r) => r.error.code === "company.slug_taken")).toBe(
       true,
     );
   });
 
   it("rejects bad bodies and unknown parents", async () => {
-    expect((await op.post(base, { slug: "no-name" })).body.code).toBe("request.invalid");
+    // Bodies the schema refuses, sent as they are.
+    expect((await op.post(base, { slug: "no-name" })).error.code).toBe("request.invalid");
     expect((await op.post(base, { name: "x", slug: "x", parentId: "nope" })).status).toBe(400);
     expect((await op.post(base, { name: "x", slug: "x", contactEmail: "not-mail" })).status).toBe(400);
-    const unknown = await op.post(base, { name: "x", slug: "x", parentId: crypto.randomUUID() });
+    const unknown = await create(op, { name: "x", slug: "x", parentId: crypto.randomUUID() });
     expect(unknown.status).toBe(404);
-    expect(unknown.body.code).toBe("company.not_found");
+    expect(unknown.error.code).toBe("company.not_found");
   });
 
   it("needs an operator for a root company and Admin on the parent for a child", async () => {
     const root = await createCompany(op, null);
     const admin = await createMember(app, { companyId: root.id, role: "admin" });
     const viewer = await createMember(app, { companyId: root.id, role: "viewer" });
-    const rootAttempt = await admin.client.post(base, { name: "r", slug: uniqueSlug() });
+    const rootAttempt = await create(admin.client, { name: "r", slug: uniqueSlug() });
     expect(rootAttempt.status).toBe(403);
-    expect(rootAttempt.body.code).toBe("auth.operator_required");
-    expect((await admin.client.post(base, { name: "c", slug: "c", parentId: root.id })).status).toBe(201);
-    const denied = await viewer.client.post(base, { name: "d", slug: "d", parentId: root.id });
+    expect(rootAttempt.error.code).toBe("auth.operator_required");
+    expect((await create(admin.client, { name: "c", slug: "c", parentId: root.id })).status).toBe(201);
+    const denied = await create(viewer.client, { name: "d", slug: "d", parentId: root.id });
     expect(denied.status).toBe(403);
-    expect(denied.body.code).toBe("auth.forbidden");
+    expect(denied.error.code).toBe("auth.forbidden");
   });
 });
 
@@ -136,18 +142,21 @@ describe("GET /panel/companies, /{id}, /{id}/children, /{id}/subtree", () => {
     const b = await createCompany(op, root.id);
     const member = await createMember(app, { companyId: a.id, role: "viewer" });
 
-    const visible = await member.client.get(base);
+    const visible = await member.client.api.companies.list();
     expect(visible.status).toBe(200);
-    expect(visible.body.map((c: { id: string }) => c.id).sort()).toEqual([a.id, a1.id, a2.id, a1x.id].sort());
-    expect((await op.get(base)).body.map((c: { id: string }) => c.id)).toEqual(
+    expect(visible.body.map((c) => c.id).sort()).toEqual([a.id, a1.id, a2.id, a1x.id].sort());
+    expect((await op.api.companies.list()).body.map((c) => c.id)).toEqual(
       expect.arrayContaining([root.id, a.id, b.id]),
     );
 
-    expect((await member.client.get(`${base}/${a1.id}`)).body).toMatchObject({ id: a1.id, depth: 2 });
-    const children = await member.client.get(`${base}/${a.id}/children`);
-    expect(children.body.map((c: { id: string }) => c.id).sort()).toEqual([a1.id, a2.id].sort());
-    const subtree = await member.client.get(`${base}/${a.id}/subtree`);
-    expect(subtree.body.map((c: { id: string }) => c.id)[0]).toBe(a.id);
+    expect((await member.client.api.companies.get({ params: { id: a1.id } })).body).toMatchObject({
+      id: a1.id,
+      depth: 2,
+    });
+    const children = await member.client.api.companies.children({ params: { id: a.id } });
+    expect(children.body.map((c) => c.id).sort()).toEqual([a1.id, a2.id].sort());
+    const subtree = await member.client.api.companies.subtree({ params: { id: a.id } });
+    expect(subtree.body.map((c) => c.id)[0]).toBe(a.id);
     expect(subtree.body).toHaveLength(4);
   });
 
@@ -155,13 +164,14 @@ describe("GET /panel/companies, /{id}, /{id}/children, /{id}/subtree", () => {
     const root = await createCompany(op, null);
     const a = await createCompany(op, root.id);
     const member = await createMember(app, { companyId: a.id, role: "owner" });
-    for (const path of [`${base}/${root.id}`, `${base}/${root.id}/children`, `${base}/${root.id}/subtree`]) {
-      const res = await member.client.get(path);
+    const { get, children, subtree } = member.client.api.companies;
+    for (const read of [get, children, subtree]) {
+      const res = await read({ params: { id: root.id } });
       expect(res.status).toBe(404);
-      expect(res.body.code).toBe("company.not_found");
+      expect(res.error.code).toBe("company.not_found");
     }
-    expect((await op.get(`${base}/${crypto.randomUUID()}`)).status).toBe(404);
-    expect((await op.get(`${base}/not-a-uuid`)).body.code).toBe("request.invalid");
+    expect((await op.api.companies.get({ params: { id: crypto.randomUUID() } })).status).toBe(404);
+    expect((await op.get(`${base}/not-a-uuid`)).error.code).toBe("request.invalid");
   });
 
   it("can serve subtree queries from the text_pattern_ops path index", async () => {
@@ -184,16 +194,19 @@ describe("POST /panel/companies/{id}/reparent", () => {
     const y = await createCompany(op, x.id);
     const z = await createCompany(op, y.id);
     const t = await createCompany(op, r2.id);
-    const moved = await op.post(`${base}/${x.id}/reparent`, { newParentId: t.id });
+    const moved = await reparent(op, x.id, t.id);
     expect(moved.status).toBe(200);
     expect(moved.body).toMatchObject({ id: x.id, parentId: t.id, depth: 2, path: `${t.path}${x.id}/` });
-    expect((await op.get(`${base}/${z.id}`)).body).toMatchObject({
+    expect((await op.api.companies.get({ params: { id: z.id } })).body).toMatchObject({
       path: `${t.path}${x.id}/${y.id}/${z.id}/`,
       depth: 4,
     });
-    const toRoot = await op.post(`${base}/${y.id}/reparent`, { newParentId: null });
+    const toRoot = await reparent(op, y.id, null);
     expect(toRoot.body).toMatchObject({ parentId: null, depth: 0, path: `/${y.id}/` });
-    expect((await op.get(`${base}/${z.id}`)).body).toMatchObject({ path: `/${y.id}/${z.id}/`, depth: 1 });
+    expect((await op.api.companies.get({ params: { id: z.id } })).body).toMatchObject({
+      path: `/${y.id}/${z.id}/`,
+      depth: 1,
+    });
     await expectConsistentTree();
   });
 
@@ -202,40 +215,35 @@ describe("POST /panel/companies/{id}/reparent", () => {
     const y = await createCompany(op, x.id);
     const z = await createCompany(op, y.id);
     for (const target of [x.id, y.id, z.id]) {
-      const res = await op.post(`${base}/${x.id}/reparent`, { newParentId: target });
+      const res = await reparent(op, x.id, target);
       expect(res.status).toBe(400);
-      expect(res.body.code).toBe("company.invalid_parent");
+      expect(res.error.code).toBe("company.invalid_parent");
     }
   });
 
   it("refuses an archived parent, a taken slug, unknown ids and a missing body", async () => {
     const p = await createCompany(op, null);
     const archived = await createCompany(op, null);
-    await op.request("DELETE", `${base}/${archived.id}`);
+    await op.api.companies.archive({ params: { id: archived.id } });
     const n = await createCompany(op, null, { slug: uniqueSlug("n") });
-    expect((await op.post(`${base}/${n.id}/reparent`, { newParentId: archived.id })).body.code).toBe(
-      "company.not_active",
-    );
+    expect((await reparent(op, n.id, archived.id)).error.code).toBe("company.not_active");
     await createCompany(op, p.id, { slug: n.slug });
-    const clash = await op.post(`${base}/${n.id}/reparent`, { newParentId: p.id });
+    const clash = await reparent(op, n.id, p.id);
     expect(clash.status).toBe(409);
-    expect(clash.body.code).toBe("company.slug_taken");
-    expect((await op.post(`${base}/${n.id}/reparent`, { newParentId: crypto.randomUUID() })).status).toBe(
-      404,
-    );
-    expect((await op.post(`${base}/${crypto.randomUUID()}/reparent`, { newParentId: null })).status).toBe(
-      404,
-    );
-    expect((await op.post(`${base}/${n.id}/reparent`, {})).body.code).toBe("request.invalid");
+    expect(clash.error.code).toBe("company.slug_taken");
+    expect((await reparent(op, n.id, crypto.randomUUID())).status).toBe(404);
+    expect((await reparent(op, crypto.randomUUID(), null)).status).toBe(404);
+    // A body the schema refuses, sent as it is.
+    expect((await op.post(`${base}/${n.id}/reparent`, {})).error.code).toBe("request.invalid");
   });
 
   it("needs an operator", async () => {
     const root = await createCompany(op, null);
     const child = await createCompany(op, root.id);
     const owner = await createMember(app, { companyId: root.id, role: "owner" });
-    const res = await owner.client.post(`${base}/${child.id}/reparent`, { newParentId: null });
+    const res = await reparent(owner.client, child.id, null);
     expect(res.status).toBe(403);
-    expect(res.body.code).toBe("auth.operator_required");
+    expect(res.error.code).toBe("auth.operator_required");
   });
 
   it("never makes a cycle when two reparents race (A under B, B under A)", async () => {
@@ -244,12 +252,9 @@ describe("POST /panel/companies/{id}/reparent", () => {
       const b = await createCompany(op, null);
       await createCompany(op, a.id);
       await createCompany(op, b.id);
-      const [first, second] = await Promise.all([
-        op.post(`${base}/${a.id}/reparent`, { newParentId: b.id }),
-        op.post(`${base}/${b.id}/reparent`, { newParentId: a.id }),
-      ]);
+      const [first, second] = await Promise.all([reparent(op, a.id, b.id), reparent(op, b.id, a.id)]);
       expect([first.status, second.status].sort()).toEqual([200, 400]);
-      expect([first, second].find((r) => r.status === 400)!.body.code).toBe("company.invalid_parent");
+      expect([first, second].find((r) => r.status === 400)!.error.code).toBe("company.invalid_parent");
     }
     await expectConsistentTree();
   });
@@ -260,11 +265,9 @@ describe("POST /panel/companies/{id}/reparent", () => {
     for (let i = 0; i < 12; i++) nodes.push(await createCompany(op, nodes[Math.floor(i / 2)]!.id));
     const pick = (i: number) => nodes[(i * 7 + 3) % nodes.length]!;
     await Promise.all([
+      ...Array.from({ length: 16 }, (_, i) => reparent(op, pick(i).id, pick(i + 5).id)),
       ...Array.from({ length: 16 }, (_, i) =>
-        op.post(`${base}/${pick(i).id}/reparent`, { newParentId: pick(i + 5).id }),
-      ),
-      ...Array.from({ length: 16 }, (_, i) =>
-        op.post(base, { name: "c", slug: uniqueSlug("cc"), parentId: pick(i + 2).id }),
+        create(op, { name: "c", slug: uniqueSlug("cc"), parentId: pick(i + 2).id }),
       ),
     ]);
     await expectConsistentTree();
@@ -277,20 +280,20 @@ describe("DELETE /panel/companies/{id}", () => {
     const node = await createCompany(op, root.id);
     const owner = await createMember(app, { companyId: root.id, role: "owner" });
     const admin = await createMember(app, { companyId: root.id, role: "admin" });
-    const denied = await admin.client.request("DELETE", `${base}/${node.id}`);
+    const denied = await admin.client.api.companies.archive({ params: { id: node.id } });
     expect(denied.status).toBe(403);
-    expect(denied.body.code).toBe("auth.forbidden");
-    expect((await owner.client.request("DELETE", `${base}/${node.id}`)).status).toBe(204);
-    expect((await owner.client.request("DELETE", `${base}/${node.id}`)).status).toBe(204);
-    expect((await admin.client.get(`${base}/${node.id}`)).body.status).toBe("Archived");
-    const child = await op.post(base, { name: "c", slug: "c", parentId: node.id });
+    expect(denied.error.code).toBe("auth.forbidden");
+    expect((await owner.client.api.companies.archive({ params: { id: node.id } })).status).toBe(204);
+    expect((await owner.client.api.companies.archive({ params: { id: node.id } })).status).toBe(204);
+    expect((await admin.client.api.companies.get({ params: { id: node.id } })).body.status).toBe("Archived");
+    const child = await create(op, { name: "c", slug: "c", parentId: node.id });
     expect(child.status).toBe(400);
-    expect(child.body.code).toBe("company.not_active");
+    expect(child.error.code).toBe("company.not_active");
     const audits = await app.deps.db
       .select()
       .from(tables.auditLog)
       .where(eq(tables.auditLog.entityId, node.id));
     expect(audits.filter((a) => a.action === "company.archived")).toHaveLength(1);
-    expect((await op.request("DELETE", `${base}/${crypto.randomUUID()}`)).status).toBe(404);
+    expect((await op.api.companies.archive({ params: { id: crypto.randomUUID() } })).status).toBe(404);
   });
 });

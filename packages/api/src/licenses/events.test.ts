@@ -1,66 +1,62 @@
 import { DomainEvent, EVENT_TYPES } from "@licensing/contracts";
 import { DAY, sweepers } from "@licensing/core";
 import { tables } from "@licensing/db";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLicensedCompany, issueLicense, signedPost } from "../testing/client-api.ts";
-import { startTestApp, type TestApp, type TestClient } from "../testing/index.ts";
+import { describe, expect, it } from "vitest";
+import { createLicensedCompany } from "../testing/client-api.ts";
+import { useClientApi } from "../testing/client-fixture.ts";
 
-let app: TestApp;
-let operator: TestClient;
-beforeAll(async () => {
-  app = await startTestApp();
-  operator = await app.client({ signIn: true });
-});
-afterAll(() => app.close());
+const suite = useClientApi();
 
-const outbox = () => app.deps.db.select().from(tables.outboxEvents);
+const outbox = () => suite.app.deps.db.select().from(tables.outboxEvents);
 
 describe("outbox events", () => {
   it("every event a change writes, from TypeScript or from raw SQL, matches its contract", async () => {
-    const target = await createLicensedCompany(operator);
+    const { app, operator } = suite;
     const other = await createLicensedCompany(operator);
     const client = await app.client();
     const activate = async (licenseKey: string, hwFingerprint: string) => {
-      const res = await client.post("/api/v1/client/activate", {
-        licenseKey,
-        hwFingerprint,
-        machineName: "pc",
+      const res = await client.api.client.activate({
+        body: { licenseKey, hwFingerprint, machineName: "pc" },
       });
       expect(res.status).toBe(200);
-      return res.body.activationId as string;
+      return res.body.activationId;
     };
 
     // issued, activated (one SQL statement), deactivated (by the client), revoked
-    const revoked = await issueLicense(operator, target);
+    const revoked = await suite.issue();
     const activationId = await activate(revoked.licenseKey, "fp-1");
-    const deactivated = await signedPost(client, app.clock.now(), "/api/v1/client/deactivate", {
+    const deactivated = await suite.signed(client, "deactivate", {
       licenseKey: revoked.licenseKey,
       activationId,
     });
     expect(deactivated.status).toBeLessThan(300);
     expect(
-      (await operator.post(`/api/v1/panel/licenses/${revoked.id}/revoke`, { reason: "refund" })).status,
+      (await operator.api.licenses.revoke({ params: { id: revoked.id }, body: { reason: "refund" } })).status,
     ).toBe(204);
 
     // transferred and rebound, each ending a live activation
-    const moved = await issueLicense(operator, target);
+    const moved = await suite.issue();
     await activate(moved.licenseKey, "fp-2");
     expect(
-      (await operator.post(`/api/v1/panel/licenses/${moved.id}/transfer`, { newCompanyId: other.companyId }))
-        .status,
+      (
+        await operator.api.licenses.transfer({
+          params: { id: moved.id },
+          body: { newCompanyId: other.companyId },
+        })
+      ).status,
     ).toBe(200);
     await activate(moved.licenseKey, "fp-3");
     expect(
       (
-        await operator.post(`/api/v1/panel/licenses/${moved.id}/rebind`, {
-          hwFingerprint: "fp-4",
-          reason: "new pc",
+        await operator.api.licenses.rebind({
+          params: { id: moved.id },
+          body: { hwFingerprint: "fp-4", reason: "new pc" },
         })
       ).status,
     ).toBe(200);
 
     // heartbeat_missed (raw SQL sweeper), then expired (sweeper)
-    const silent = await issueLicense(operator, target, {
+    const silent = await suite.issue({
       expiresAt: new Date(app.clock.now().getTime() + 2 * DAY).toISOString(),
     });
     await activate(silent.licenseKey, "fp-5");

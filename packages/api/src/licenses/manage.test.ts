@@ -3,6 +3,8 @@ import { verifyLicenseToken } from "@licensing/core";
 import { tables } from "@licensing/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { operations } from "../catalogue.ts";
+import type { BodyOf } from "../testing/api-client.ts";
 import { startTestApp, type TestApp, type TestClient } from "../testing/index.ts";
 import { createTemplate, verifyWithJose } from "../testing/licensing.ts";
 import {
@@ -32,16 +34,19 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const errorBody = (code: string, status: number) => ({ code, message: expect.any(String), status });
-const issue = async (extra: Record<string, unknown> = {}) =>
+const issue = async (extra: Partial<BodyOf<typeof operations.licenses.issue>> = {}) =>
   (
-    await admin.post(url, {
-      companyId: company.id,
-      templateId: template.id,
-      config: '{"features":["a"],"limits":{"maxSeats":2}}',
-      ...extra,
+    await admin.api.licenses.issue({
+      body: {
+        companyId: company.id,
+        templateId: template.id,
+        config: '{"features":["a"],"limits":{"maxSeats":2}}',
+        ...extra,
+      },
     })
-  ).body as { id: string; licenseKey: string; token: string; publicKey: string };
+  ).body;
 const unknownId = "00000000-0000-4000-8000-000000000000";
+const byId = (id: string) => ({ params: { id } });
 
 /** Active activation rows, as the client API will write them. */
 async function activate(licenseId: string, count: number) {
@@ -65,20 +70,25 @@ const eventsOf = async (licenseId: string) =>
 describe("GET /panel/licenses/{id}", () => {
   it("answers a viewer, 404 for an outsider and an unknown id, 400 for a malformed id", async () => {
     const license = await issue();
-    expect((await viewer.get(`${url}/${license.id}`)).body.id).toBe(license.id);
+    expect((await viewer.api.licenses.get(byId(license.id))).body.id).toBe(license.id);
     const outsider = (await createTokenClient(app, await seedCompany(app))).client;
-    expect((await outsider.get(`${url}/${license.id}`)).body).toEqual(errorBody("license.not_found", 404));
-    expect((await viewer.get(`${url}/${unknownId}`)).body).toEqual(errorBody("license.not_found", 404));
-    expect((await viewer.get(`${url}/x`)).body).toEqual(errorBody("request.invalid", 400));
+    expect((await outsider.api.licenses.get(byId(license.id))).error).toEqual(
+      errorBody("license.not_found", 404),
+    );
+    expect((await viewer.api.licenses.get(byId(unknownId))).error).toEqual(
+      errorBody("license.not_found", 404),
+    );
+    // A path the schema refuses, sent as it is.
+    expect((await viewer.get(`${url}/x`)).error).toEqual(errorBody("request.invalid", 400));
   });
 });
 
 describe("POST /panel/licenses/{id}/revoke", () => {
   it("revokes with 204, records revokedAt and the reason, publishes license.revoked and audits", async () => {
     const license = await issue();
-    const res = await admin.post(`${url}/${license.id}/revoke`, { reason: "chargeback" });
+    const res = await admin.api.licenses.revoke({ ...byId(license.id), body: { reason: "chargeback" } });
     expect(res.status).toBe(204);
-    expect((await viewer.get(`${url}/${license.id}`)).body).toMatchObject({
+    expect((await viewer.api.licenses.get(byId(license.id))).body).toMatchObject({
       status: "Revoked",
       revokedAt: app.clock.now().toISOString(),
       revocationReason: "chargeback",
@@ -97,39 +107,42 @@ describe("POST /panel/licenses/{id}/revoke", () => {
       .from(tables.auditLog)
       .where(eq(tables.auditLog.entityId, license.id));
     expect(audit.map((a) => a.action)).toEqual(["license.issued", "license.revoked"]);
-    expect((await admin.post(`${url}/${license.id}/revoke`)).body).toEqual(
+    expect((await admin.api.licenses.revoke(byId(license.id))).error).toEqual(
       errorBody("license.already_revoked", 409),
     );
   });
 
   it("takes no body as well, and refuses a viewer, an outsider and a bad reason", async () => {
     const license = await issue();
-    expect((await viewer.post(`${url}/${license.id}/revoke`)).body).toEqual(errorBody("auth.forbidden", 403));
-    expect((await admin.post(`${url}/${license.id}/revoke`, { reason: 5 })).body).toEqual(
+    expect((await viewer.api.licenses.revoke(byId(license.id))).error).toEqual(
+      errorBody("auth.forbidden", 403),
+    );
+    // Bodies the schema refuses, sent as they are.
+    expect((await admin.post(`${url}/${license.id}/revoke`, { reason: 5 })).error).toEqual(
       errorBody("request.invalid", 400),
     );
     expect((await admin.post(`${url}/${license.id}/revoke`, { reason: "r".repeat(1001) })).status).toBe(400);
-    expect((await admin.post(`${url}/${unknownId}/revoke`)).body).toEqual(
+    expect((await admin.api.licenses.revoke(byId(unknownId))).error).toEqual(
       errorBody("license.not_found", 404),
     );
-    expect((await admin.post(`${url}/${license.id}/revoke`)).status).toBe(204);
-    expect((await viewer.get(`${url}/${license.id}`)).body.revocationReason).toBeNull();
+    expect((await admin.api.licenses.revoke(byId(license.id))).status).toBe(204);
+    expect((await viewer.api.licenses.get(byId(license.id))).body.revocationReason).toBeNull();
   });
 });
 
 describe("POST /panel/licenses/{id}/suspend and /resume", () => {
   it("moves Active → Suspended → Active and refuses other moves with 409", async () => {
     const license = await issue();
-    const suspended = await admin.post(`${url}/${license.id}/suspend`);
+    const suspended = await admin.api.licenses.suspend(byId(license.id));
     expect(suspended.body.status).toBe("Suspended");
-    expect((await admin.post(`${url}/${license.id}/suspend`)).body).toEqual(
+    expect((await admin.api.licenses.suspend(byId(license.id))).error).toEqual(
       errorBody("license.invalid_transition", 409),
     );
-    expect((await admin.post(`${url}/${license.id}/resume`)).body.status).toBe("Active");
-    expect((await admin.post(`${url}/${license.id}/resume`)).body).toEqual(
+    expect((await admin.api.licenses.resume(byId(license.id))).body.status).toBe("Active");
+    expect((await admin.api.licenses.resume(byId(license.id))).error).toEqual(
       errorBody("license.invalid_transition", 409),
     );
-    expect((await viewer.post(`${url}/${license.id}/suspend`)).body).toEqual(
+    expect((await viewer.api.licenses.suspend(byId(license.id))).error).toEqual(
       errorBody("auth.forbidden", 403),
     );
   });
@@ -140,7 +153,7 @@ describe("POST /panel/licenses/{id}/transfer", () => {
     const license = await issue({ hwFingerprint: "m1" });
     const activationIds = await activate(license.id, 2);
     const target = await seedCompany(app, { parent: company });
-    const res = await admin.post(`${url}/${license.id}/transfer`, { newCompanyId: target.id });
+    const res = await admin.api.licenses.transfer({ ...byId(license.id), body: { newCompanyId: target.id } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       licenseId: license.id,
@@ -172,38 +185,37 @@ describe("POST /panel/licenses/{id}/transfer", () => {
       toCompanyId: target.id,
       currentVersion: 2,
     });
-    const file = await admin.get(`${url}/${license.id}/download`);
-    expect(JSON.parse(file.text).token).toBe(res.body.token);
+    const file = await admin.api.licenses.file(byId(license.id));
+    expect(file.body.token).toBe(res.body.token);
   });
 
   it("needs Admin on both companies, an active target other than the current one, and a license not revoked", async () => {
     const license = await issue();
     const elsewhere = await seedCompany(app);
-    expect((await admin.post(`${url}/${license.id}/transfer`, { newCompanyId: elsewhere.id })).body).toEqual(
-      errorBody("company.not_found", 404),
-    );
-    expect((await viewer.post(`${url}/${license.id}/transfer`, { newCompanyId: company.id })).body).toEqual(
-      errorBody("auth.forbidden", 403),
-    );
-    expect((await admin.post(`${url}/${license.id}/transfer`, { newCompanyId: company.id })).body).toEqual(
-      errorBody("license.same_company", 400),
-    );
+    const transfer = (client: TestClient, newCompanyId: string) =>
+      client.api.licenses.transfer({ ...byId(license.id), body: { newCompanyId } });
+    expect((await transfer(admin, elsewhere.id)).error).toEqual(errorBody("company.not_found", 404));
+    expect((await transfer(viewer, company.id)).error).toEqual(errorBody("auth.forbidden", 403));
+    expect((await transfer(admin, company.id)).error).toEqual(errorBody("license.same_company", 400));
     const archived = await seedCompany(app, { parent: company });
     await archiveSeededCompany(app, archived);
-    expect((await admin.post(`${url}/${license.id}/transfer`, { newCompanyId: archived.id })).body).toEqual(
-      errorBody("license.company_not_active", 400),
-    );
+    expect((await transfer(admin, archived.id)).error).toEqual(errorBody("license.company_not_active", 400));
+    // A body the schema refuses, sent as it is.
     expect((await admin.post(`${url}/${license.id}/transfer`, { newCompanyId: "x" })).status).toBe(400);
-    await admin.post(`${url}/${license.id}/revoke`);
-    expect(
-      (await operator.post(`${url}/${license.id}/transfer`, { newCompanyId: elsewhere.id })).body,
-    ).toEqual(errorBody("license.invalid_transition", 409));
-    expect((await viewer.get(`${url}/${license.id}`)).body.currentVersion).toBe(1);
+    await admin.api.licenses.revoke(byId(license.id));
+    expect((await transfer(operator, elsewhere.id)).error).toEqual(
+      errorBody("license.invalid_transition", 409),
+    );
+    expect((await viewer.api.licenses.get(byId(license.id))).body.currentVersion).toBe(1);
   });
 });
 
 describe("POST /panel/licenses/{id}/rebind", () => {
-  const rebind = (id: string, body: Record<string, unknown>) => admin.post(`${url}/${id}/rebind`, body);
+  const rebind = (id: string, body: BodyOf<typeof operations.licenses.rebind>) =>
+    admin.api.licenses.rebind({ ...byId(id), body });
+  /** A body the schema refuses, sent as it is. */
+  const rebindUntyped = (id: string, body: Record<string, unknown>) =>
+    admin.post(`${url}/${id}/rebind`, body);
 
   it("rule 1: a fingerprint pins the license (fixed); every activation is deactivated; license.rebound", async () => {
     const license = await issue();
@@ -219,7 +231,7 @@ describe("POST /panel/licenses/{id}/rebind", () => {
       currentVersion: 2,
       reason: "new laptop",
     });
-    const file = JSON.parse((await admin.get(`${url}/${license.id}/download`)).text);
+    const file = (await admin.api.licenses.file(byId(license.id))).body;
     expect((await verifyWithJose(file.token, file.publicKey)).claims).toMatchObject({
       ver: 2,
       hw: { mode: "fixed", fp: "new-machine" },
@@ -255,10 +267,14 @@ describe("POST /panel/licenses/{id}/rebind", () => {
 
   it("refuses a missing hwFingerprint field, a viewer and an unknown license", async () => {
     const license = await issue();
-    expect((await rebind(license.id, {})).body).toEqual(errorBody("request.invalid", 400));
-    expect((await rebind(license.id, { hwFingerprint: "" })).body).toEqual(errorBody("request.invalid", 400));
-    expect((await viewer.post(`${url}/${license.id}/rebind`, { hwFingerprint: null })).status).toBe(403);
-    expect((await rebind(unknownId, { hwFingerprint: null })).body).toEqual(
+    expect((await rebindUntyped(license.id, {})).error).toEqual(errorBody("request.invalid", 400));
+    expect((await rebindUntyped(license.id, { hwFingerprint: "" })).error).toEqual(
+      errorBody("request.invalid", 400),
+    );
+    expect(
+      (await viewer.api.licenses.rebind({ ...byId(license.id), body: { hwFingerprint: null } })).status,
+    ).toBe(403);
+    expect((await rebind(unknownId, { hwFingerprint: null })).error).toEqual(
       errorBody("license.not_found", 404),
     );
   });
@@ -267,7 +283,7 @@ describe("POST /panel/licenses/{id}/rebind", () => {
 describe("GET /panel/licenses/{id}/download and /public-key", () => {
   it("serves <licenseKey>.lic as application/octet-stream with {licenseKey, token, publicKey}", async () => {
     const license = await issue();
-    const res = await viewer.get(`${url}/${license.id}/download`);
+    const res = await viewer.api.licenses.file(byId(license.id));
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/octet-stream");
     expect(res.headers.get("content-disposition")).toBe(`attachment; filename="${license.licenseKey}.lic"`);
@@ -276,28 +292,28 @@ describe("GET /panel/licenses/{id}/download and /public-key", () => {
       token: license.token,
       publicKey: license.publicKey,
     });
-    expect((await viewer.get(`${url}/${license.id}/public-key`)).body).toEqual({
+    expect((await viewer.api.licenses.publicKey(byId(license.id))).body).toEqual({
       publicKey: license.publicKey,
     });
     const outsider = (await createTokenClient(app, await seedCompany(app))).client;
-    expect((await outsider.get(`${url}/${license.id}/download`)).body).toEqual(
+    expect((await outsider.api.licenses.file(byId(license.id))).error).toEqual(
       errorBody("license.not_found", 404),
     );
-    expect((await outsider.get(`${url}/${license.id}/public-key`)).status).toBe(404);
+    expect((await outsider.api.licenses.publicKey(byId(license.id))).status).toBe(404);
   });
 
   it("keeps old tokens verifiable after rotation; re-signing then uses the new key", async () => {
     const license = await issue();
-    const rotated = await operator.post(`/api/v1/panel/templates/${template.id}/signing-keys/rotate`);
-    const keys = (await viewer.get(`/api/v1/panel/templates/${template.id}/signing-keys`)).body;
-    const old = keys.find((k: { publicKeyHex: string }) => k.publicKeyHex === license.publicKey);
-    expect(old.status).toBe("Inactive");
-    await verifyWithJose(license.token, old.publicKeyHex);
-    expect((await viewer.get(`${url}/${license.id}/public-key`)).body.publicKey).toBe(license.publicKey);
+    const rotated = await operator.api.templates.signingKeys.rotate(byId(template.id));
+    const keys = (await viewer.api.templates.signingKeys.list(byId(template.id))).body;
+    const old = keys.find((k) => k.publicKeyHex === license.publicKey);
+    expect(old!.status).toBe("Inactive");
+    await verifyWithJose(license.token, old!.publicKeyHex);
+    expect((await viewer.api.licenses.publicKey(byId(license.id))).body.publicKey).toBe(license.publicKey);
 
-    const rebound = await admin.post(`${url}/${license.id}/rebind`, { hwFingerprint: "m" });
+    const rebound = await admin.api.licenses.rebind({ ...byId(license.id), body: { hwFingerprint: "m" } });
     expect(rebound.status).toBe(200);
-    const file = JSON.parse((await viewer.get(`${url}/${license.id}/download`)).text);
+    const file = (await viewer.api.licenses.file(byId(license.id))).body;
     expect(file.publicKey).toBe(rotated.body.publicKeyHex);
     expect((await verifyWithJose(file.token, file.publicKey)).header.kid).toBe(rotated.body.id);
     await expect(verifyWithJose(file.token, license.publicKey)).rejects.toThrow();
@@ -332,7 +348,9 @@ describe("GET /panel/licenses/{id}/download and /public-key", () => {
     await expect(verifyWithJose(none, license.publicKey)).rejects.toThrow();
     expect(verifyLicenseToken(none, license.publicKey).valid).toBe(false);
     const otherTemplate = await createTemplate(operator);
-    const other = await admin.post(url, { companyId: company.id, templateId: otherTemplate.id });
+    const other = await admin.api.licenses.issue({
+      body: { companyId: company.id, templateId: otherTemplate.id },
+    });
     await expect(verifyWithJose(token, other.body.publicKey)).rejects.toThrow();
     expect(verifyLicenseToken(token, other.body.publicKey)).toEqual({
       valid: false,

@@ -18,9 +18,9 @@ interface Operator {
 }
 
 const demote = (by: Operator, target: Operator) =>
-  by.client.post(`/api/v1/panel/operator/users/${target.id}/demote`);
+  by.client.api.operator.users.demote({ params: { id: target.id } });
 const deactivate = (by: Operator, target: Operator) =>
-  by.client.request("DELETE", `/api/v1/panel/users/${target.id}`);
+  by.client.api.users.deactivate({ params: { id: target.id } });
 
 const activeOperators = async () =>
   app.deps.db
@@ -57,7 +57,7 @@ describe.each([
       const [won, lost] = a.status < 300 ? [a, b] : [b, a];
       expect(won.status).toBeLessThan(300);
       expect([401, 409]).toContain(lost.status);
-      if (lost.status === 409) expect(lost.body.code).toBe("operator.last_operator");
+      if (lost.status === 409) expect(lost.error.code).toBe("operator.last_operator");
       survivor = remaining[0]!.id === survivor.id ? survivor : newcomer;
     }
   });

@@ -18,13 +18,15 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const createTemplate = () => createSharedTemplate(operator, { name: "Keyed" });
-const keysOf = async (templateId: string, client = operator) =>
-  (await client.get(`${base}/${templateId}/signing-keys`)).body as Array<{
-    id: string;
-    status: string;
-    notAfter: string | null;
-    publicKeyHex: string;
-  }>;
+const listKeys = (templateId: string, client = operator) =>
+  client.api.templates.signingKeys.list({ params: { id: templateId } });
+const keysOf = async (templateId: string, client = operator) => (await listKeys(templateId, client)).body;
+const rotate = (templateId: string, client = operator) =>
+  client.api.templates.signingKeys.rotate({ params: { id: templateId } });
+const retire = (templateId: string, keyId: string, client = operator) =>
+  client.api.templates.signingKeys.retire({ params: { id: templateId, keyId } });
+const createVersion = (templateId: string) =>
+  operator.api.templates.versions.create({ params: { id: templateId }, body: { configSchema: "{}" } });
 const errorBody = (code: string, status: number) => ({ code, message: expect.any(String), status });
 
 describe("POST /panel/templates/{id}/signing-keys/rotate", () => {
@@ -32,7 +34,7 @@ describe("POST /panel/templates/{id}/signing-keys/rotate", () => {
     const template = await createTemplate();
     const [first] = await keysOf(template.id);
     app.clock.advance(60_000);
-    const rotated = await operator.post(`${base}/${template.id}/signing-keys/rotate`);
+    const rotated = await rotate(template.id);
     expect(rotated.status).toBe(200);
     expect(rotated.body).toEqual({
       id: expect.any(String),
@@ -56,18 +58,16 @@ describe("POST /panel/templates/{id}/signing-keys/rotate", () => {
 
   it("signs versions created afterwards with the new key", async () => {
     const template = await createTemplate();
-    const before = await operator.post(`${base}/${template.id}/versions`, { configSchema: "{}" });
-    const rotated = await operator.post(`${base}/${template.id}/signing-keys/rotate`);
-    const after = await operator.post(`${base}/${template.id}/versions`, { configSchema: "{}" });
+    const before = await createVersion(template.id);
+    const rotated = await rotate(template.id);
+    const after = await createVersion(template.id);
     expect(after.body.signingKeyId).toBe(rotated.body.id);
     expect(before.body.signingKeyId).not.toBe(rotated.body.id);
   });
 
   it("keeps exactly one Active key under concurrent rotations", async () => {
     const template = await createTemplate();
-    const results = await Promise.all(
-      Array.from({ length: 5 }, () => operator.post(`${base}/${template.id}/signing-keys/rotate`)),
-    );
+    const results = await Promise.all(Array.from({ length: 5 }, () => rotate(template.id)));
     expect(results.map((r) => r.status)).toEqual(Array(5).fill(200));
     const keys = await keysOf(template.id);
     expect(keys).toHaveLength(6);
@@ -86,8 +86,8 @@ describe("POST /panel/templates/{id}/signing-keys/rotate", () => {
 
   it("records an audit row and works on an archived template too", async () => {
     const template = await createTemplate();
-    await operator.request("DELETE", `${base}/${template.id}`);
-    const rotated = await operator.post(`${base}/${template.id}/signing-keys/rotate`);
+    await operator.api.templates.archive({ params: { id: template.id } });
+    const rotated = await rotate(template.id);
     expect(rotated.status).toBe(200);
     const audit = await app.database.db
       .select()
@@ -99,14 +99,14 @@ describe("POST /panel/templates/{id}/signing-keys/rotate", () => {
   });
 
   it("answers 404 for an unknown template, 400 for a malformed id, 403 for a non-operator", async () => {
-    const unknown = await operator.post(`${base}/00000000-0000-4000-8000-000000000000/signing-keys/rotate`);
-    expect(unknown.body).toEqual(errorBody("template.not_found", 404));
-    expect((await operator.post(`${base}/nope/signing-keys/rotate`)).body).toEqual(
+    const unknown = await rotate("00000000-0000-4000-8000-000000000000");
+    expect(unknown.error).toEqual(errorBody("template.not_found", 404));
+    expect((await operator.post(`${base}/nope/signing-keys/rotate`)).error).toEqual(
       errorBody("request.invalid", 400),
     );
     const template = await createTemplate();
-    const forbidden = await admin.post(`${base}/${template.id}/signing-keys/rotate`);
-    expect(forbidden.body).toEqual(errorBody("auth.operator_required", 403));
+    const forbidden = await rotate(template.id, admin);
+    expect(forbidden.error).toEqual(errorBody("auth.operator_required", 403));
     expect(await keysOf(template.id)).toHaveLength(1);
   });
 });
@@ -115,12 +115,12 @@ describe("POST /panel/templates/{id}/signing-keys/{keyId}/retire", () => {
   it("retires an Inactive key with 204; retiring it again is a 409", async () => {
     const template = await createTemplate();
     const [old] = await keysOf(template.id);
-    await operator.post(`${base}/${template.id}/signing-keys/rotate`);
-    const retired = await operator.post(`${base}/${template.id}/signing-keys/${old!.id}/retire`);
+    await rotate(template.id);
+    const retired = await retire(template.id, old!.id);
     expect(retired.status).toBe(204);
     expect((await keysOf(template.id)).find((k) => k.id === old!.id)?.status).toBe("Retired");
-    const again = await operator.post(`${base}/${template.id}/signing-keys/${old!.id}/retire`);
-    expect(again.body).toEqual(errorBody("signing_key.not_inactive", 409));
+    const again = await retire(template.id, old!.id);
+    expect(again.error).toEqual(errorBody("signing_key.not_inactive", 409));
     const audit = await app.database.db
       .select()
       .from(tables.auditLog)
@@ -131,9 +131,9 @@ describe("POST /panel/templates/{id}/signing-keys/{keyId}/retire", () => {
   it("refuses to retire the Active key", async () => {
     const template = await createTemplate();
     const [active] = await keysOf(template.id);
-    const res = await operator.post(`${base}/${template.id}/signing-keys/${active!.id}/retire`);
-    expect(res.body).toEqual(errorBody("signing_key.not_inactive", 409));
-    expect(res.body.message).toContain("rotate first");
+    const res = await retire(template.id, active!.id);
+    expect(res.error).toEqual(errorBody("signing_key.not_inactive", 409));
+    expect(res.error.message).toContain("rotate first");
     expect((await keysOf(template.id))[0]!.status).toBe("Active");
   });
 
@@ -141,23 +141,21 @@ describe("POST /panel/templates/{id}/signing-keys/{keyId}/retire", () => {
     const template = await createTemplate();
     const other = await createTemplate();
     const [otherKey] = await keysOf(other.id);
-    await operator.post(`${base}/${other.id}/signing-keys/rotate`);
-    const foreign = await operator.post(`${base}/${template.id}/signing-keys/${otherKey!.id}/retire`);
-    expect(foreign.body).toEqual(errorBody("signing_key.not_found", 404));
-    const unknown = await operator.post(
-      `${base}/${template.id}/signing-keys/00000000-0000-4000-8000-000000000000/retire`,
-    );
-    expect(unknown.body).toEqual(errorBody("signing_key.not_found", 404));
-    const forbidden = await admin.post(`${base}/${other.id}/signing-keys/${otherKey!.id}/retire`);
-    expect(forbidden.body).toEqual(errorBody("auth.operator_required", 403));
+    await rotate(other.id);
+    const foreign = await retire(template.id, otherKey!.id);
+    expect(foreign.error).toEqual(errorBody("signing_key.not_found", 404));
+    const unknown = await retire(template.id, "00000000-0000-4000-8000-000000000000");
+    expect(unknown.error).toEqual(errorBody("signing_key.not_found", 404));
+    const forbidden = await retire(other.id, otherKey!.id, admin);
+    expect(forbidden.error).toEqual(errorBody("auth.operator_required", 403));
   });
 });
 
 describe("GET /panel/templates/{id}/signing-keys", () => {
   it("answers 404 for an unknown template and 401 without credentials", async () => {
-    const unknown = await admin.get(`${base}/00000000-0000-4000-8000-000000000000/signing-keys`);
-    expect(unknown.body).toEqual(errorBody("template.not_found", 404));
+    const unknown = await listKeys("00000000-0000-4000-8000-000000000000", admin);
+    expect(unknown.error).toEqual(errorBody("template.not_found", 404));
     const template = await createTemplate();
-    expect((await (await app.client()).get(`${base}/${template.id}/signing-keys`)).status).toBe(401);
+    expect((await listKeys(template.id, await app.client())).status).toBe(401);
   });
 });

@@ -2,6 +2,8 @@ import { sealedAt } from "@licensing/core";
 import { tables } from "@licensing/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { operations } from "../catalogue.ts";
+import type { BodyOf } from "../testing/api-client.ts";
 import { startTestApp, type TestApp, type TestClient } from "../testing/index.ts";
 import { createMember, seedCompany, createTokenClient } from "../testing/fixtures.ts";
 
@@ -20,8 +22,10 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
+type TemplateBody = BodyOf<typeof operations.templates.create>;
+type UpdateBody = BodyOf<typeof operations.templates.update>;
 let counter = 0;
-const newTemplate = (overrides: Record<string, unknown> = {}) => ({
+const newTemplate = (overrides: Partial<TemplateBody> = {}): TemplateBody => ({
   name: "Desktop Pro",
   productCode: `PRO-${++counter}`,
   description: "The desktop product",
@@ -31,11 +35,21 @@ const newTemplate = (overrides: Record<string, unknown> = {}) => ({
 });
 
 const errorBody = (code: string, status: number) => ({ code, message: expect.any(String), status });
+const create = (body: TemplateBody, client = operator) => client.api.templates.create({ body });
+const getTemplate = (id: string, client = operator) => client.api.templates.get({ params: { id } });
+const update = (id: string, body: UpdateBody, client = operator) =>
+  client.api.templates.update({ params: { id }, body });
+const archive = (id: string, client = operator) => client.api.templates.archive({ params: { id } });
+const signingKeys = (id: string) => operator.api.templates.signingKeys.list({ params: { id } });
+/** Requests the schema refuses, sent as they are. */
+const createUntyped = (body: unknown) => operator.post(base, body);
+const updateUntyped = (id: string, body: Record<string, unknown>) =>
+  operator.request("PUT", `${base}/${id}`, body);
 
 describe("POST /panel/templates", () => {
   it("creates an Active template with its first Active signing key, and audits it", async () => {
     const input = newTemplate();
-    const res = await operator.post(base, input);
+    const res = await create(input);
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       id: expect.any(String),
@@ -48,7 +62,7 @@ describe("POST /panel/templates", () => {
       currentVersionId: null,
       createdAt: app.clock.now().toISOString(),
     });
-    const keys = await operator.get(`${base}/${res.body.id}/signing-keys`);
+    const keys = await signingKeys(res.body.id);
     expect(keys.body).toEqual([
       {
         id: expect.any(String),
@@ -67,7 +81,7 @@ describe("POST /panel/templates", () => {
   });
 
   it("stores the private key sealed, never in clear and never in a response or audit row", async () => {
-    const res = await operator.post(base, newTemplate());
+    const res = await create(newTemplate());
     const [key] = await app.database.db
       .select()
       .from(tables.signingKeys)
@@ -81,16 +95,16 @@ describe("POST /panel/templates", () => {
     const seedB64 = der.subarray(-32).toString("base64url");
     const everything = JSON.stringify([
       res.body,
-      (await operator.get(`${base}/${res.body.id}/signing-keys`)).body,
+      (await signingKeys(res.body.id)).body,
       await app.database.db.select().from(tables.auditLog),
     ]);
     for (const secret of [seedHex, seedB64, key!.privateKeySealed]) expect(everything).not.toContain(secret);
   });
 
   it("clamps defaultOfflineDays into 1..30", async () => {
-    const low = await operator.post(base, newTemplate({ defaultOfflineDays: 0 }));
-    const high = await operator.post(base, newTemplate({ defaultOfflineDays: 90 }));
-    const negative = await operator.post(base, newTemplate({ defaultOfflineDays: -5 }));
+    const low = await create(newTemplate({ defaultOfflineDays: 0 }));
+    const high = await create(newTemplate({ defaultOfflineDays: 90 }));
+    const negative = await create(newTemplate({ defaultOfflineDays: -5 }));
     expect([
       low.body.defaultOfflineDays,
       high.body.defaultOfflineDays,
@@ -99,19 +113,19 @@ describe("POST /panel/templates", () => {
   });
 
   it("refuses a taken productCode, whatever its case, with 409", async () => {
-    const first = await operator.post(base, newTemplate({ productCode: "UNIQUE-CODE" }));
+    const first = await create(newTemplate({ productCode: "UNIQUE-CODE" }));
     expect(first.status).toBe(201);
     for (const productCode of ["UNIQUE-CODE", "unique-code"]) {
-      const res = await operator.post(base, newTemplate({ productCode }));
+      const res = await create(newTemplate({ productCode }));
       expect(res.status).toBe(409);
-      expect(res.body).toEqual(errorBody("template.product_code_taken", 409));
+      expect(res.error).toEqual(errorBody("template.product_code_taken", 409));
     }
   });
 
   it("gives one 201 and one 409 when the same productCode is created twice at once", async () => {
     const results = await Promise.all([
-      operator.post(base, newTemplate({ productCode: "RACE" })),
-      operator.post(base, newTemplate({ productCode: "RACE" })),
+      create(newTemplate({ productCode: "RACE" })),
+      create(newTemplate({ productCode: "RACE" })),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
   });
@@ -128,72 +142,64 @@ describe("POST /panel/templates", () => {
     ["a missing defaultValidityDays", { defaultValidityDays: undefined }],
     ["a too-long description", { description: "d".repeat(2001) }],
   ])("refuses %s with 400 naming the field", async (_label, overrides) => {
-    const res = await operator.post(base, newTemplate(overrides));
+    const res = await createUntyped({ ...newTemplate(), ...overrides });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual(errorBody("request.invalid", 400));
-    expect(res.body.message).toContain(`body.${Object.keys(overrides)[0]}`);
+    expect(res.error).toEqual(errorBody("request.invalid", 400));
+    expect(res.error.message).toContain(`body.${Object.keys(overrides)[0]}`);
   });
 
   it("refuses malformed JSON with 400", async () => {
-    const res = await operator.post(base, '{"name": ');
-    expect(res.body).toEqual(errorBody("request.malformed_json", 400));
+    const res = await createUntyped('{"name": ');
+    expect(res.error).toEqual(errorBody("request.malformed_json", 400));
   });
 
   it("is for operators only: an access token and a company owner get 403", async () => {
     for (const client of [admin, owner]) {
-      const res = await client.post(base, newTemplate());
+      const res = await create(newTemplate(), client);
       expect(res.status).toBe(403);
-      expect(res.body).toEqual(errorBody("auth.operator_required", 403));
+      expect(res.error).toEqual(errorBody("auth.operator_required", 403));
     }
     const anonymous = await app.client();
-    expect((await anonymous.post(base, newTemplate())).status).toBe(401);
+    expect((await create(newTemplate(), anonymous)).status).toBe(401);
   });
 });
 
 describe("GET /panel/templates and /panel/templates/{id}", () => {
   it("lets any authenticated user read the list and one template, and filters by status", async () => {
-    const created = await operator.post(base, newTemplate());
-    const archived = await operator.post(base, newTemplate());
-    await operator.request("DELETE", `${base}/${archived.body.id}`);
+    const created = await create(newTemplate());
+    const archived = await create(newTemplate());
+    await archive(archived.body.id);
     for (const client of [operator, admin, owner]) {
-      const list = await client.get(base);
+      const list = await client.api.templates.list();
       expect(list.status).toBe(200);
-      expect(list.body.map((t: { id: string }) => t.id)).toEqual(
-        expect.arrayContaining([created.body.id, archived.body.id]),
-      );
-      const one = await client.get(`${base}/${created.body.id}`);
+      expect(list.body.map((t) => t.id)).toEqual(expect.arrayContaining([created.body.id, archived.body.id]));
+      const one = await getTemplate(created.body.id, client);
       expect(one.body).toEqual(created.body);
     }
-    const active = await admin.get(`${base}?status=Active`);
-    expect(active.body.every((t: { status: string }) => t.status === "Active")).toBe(true);
-    const onlyArchived = await admin.get(`${base}?status=Archived`);
-    expect(onlyArchived.body.map((t: { id: string }) => t.id)).toContain(archived.body.id);
-    expect((await admin.get(`${base}?status=Deleted`)).body).toEqual(errorBody("request.invalid", 400));
-    expect((await (await app.client()).get(base)).status).toBe(401);
+    const active = await admin.api.templates.list({ query: { status: "Active" } });
+    expect(active.body.every((t) => t.status === "Active")).toBe(true);
+    const onlyArchived = await admin.api.templates.list({ query: { status: "Archived" } });
+    expect(onlyArchived.body.map((t) => t.id)).toContain(archived.body.id);
+    expect((await admin.get(`${base}?status=Deleted`)).error).toEqual(errorBody("request.invalid", 400));
+    expect((await (await app.client()).api.templates.list()).status).toBe(401);
   });
 
   it("answers 404 for an unknown id and 400 for a malformed one", async () => {
-    const unknown = await operator.get(`${base}/00000000-0000-4000-8000-000000000000`);
-    expect(unknown.body).toEqual(errorBody("template.not_found", 404));
+    const unknown = await getTemplate("00000000-0000-4000-8000-000000000000");
+    expect(unknown.error).toEqual(errorBody("template.not_found", 404));
     const malformed = await operator.get(`${base}/not-a-uuid`);
-    expect(malformed.body).toEqual(errorBody("request.invalid", 400));
-    expect(malformed.body.message).toContain("path.id");
+    expect(malformed.error).toEqual(errorBody("request.invalid", 400));
+    expect(malformed.error.message).toContain("path.id");
   });
 });
 
 describe("PUT /panel/templates/{id}", () => {
   it("updates the given fields only, clamps defaultOfflineDays and audits the change", async () => {
-    const created = await operator.post(base, newTemplate());
-    const res = await operator.request("PUT", `${base}/${created.body.id}`, {
-      name: "Renamed",
-      defaultOfflineDays: 45,
-    });
+    const created = await create(newTemplate());
+    const res = await update(created.body.id, { name: "Renamed", defaultOfflineDays: 45 });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ...created.body, name: "Renamed", defaultOfflineDays: 30 });
-    const cleared = await operator.request("PUT", `${base}/${created.body.id}`, {
-      description: null,
-      defaultValidityDays: 30,
-    });
+    const cleared = await update(created.body.id, { description: null, defaultValidityDays: 30 });
     expect(cleared.body).toMatchObject({ name: "Renamed", description: null, defaultValidityDays: 30 });
     const audit = await app.database.db
       .select()
@@ -203,37 +209,33 @@ describe("PUT /panel/templates/{id}", () => {
   });
 
   it("refuses productCode and unknown fields, wrong types, unknown ids and non-operators", async () => {
-    const created = await operator.post(base, newTemplate());
-    const url = `${base}/${created.body.id}`;
-    const productCode = await operator.request("PUT", url, { productCode: "NEW" });
-    expect(productCode.body).toEqual(errorBody("request.invalid", 400));
-    expect((await operator.request("PUT", url, { name: 42 })).status).toBe(400);
-    expect((await operator.request("PUT", url, { defaultValidityDays: -1 })).status).toBe(400);
-    const unknown = await operator.request("PUT", `${base}/00000000-0000-4000-8000-000000000000`, {
-      name: "x",
-    });
-    expect(unknown.body).toEqual(errorBody("template.not_found", 404));
-    expect((await admin.request("PUT", url, { name: "x" })).body).toEqual(
-      errorBody("auth.operator_required", 403),
-    );
+    const created = await create(newTemplate());
+    const id = created.body.id;
+    const productCode = await updateUntyped(id, { productCode: "NEW" });
+    expect(productCode.error).toEqual(errorBody("request.invalid", 400));
+    expect((await updateUntyped(id, { name: 42 })).status).toBe(400);
+    expect((await updateUntyped(id, { defaultValidityDays: -1 })).status).toBe(400);
+    const unknown = await update("00000000-0000-4000-8000-000000000000", { name: "x" });
+    expect(unknown.error).toEqual(errorBody("template.not_found", 404));
+    expect((await update(id, { name: "x" }, admin)).error).toEqual(errorBody("auth.operator_required", 403));
   });
 
   it("refuses changes to an archived template with 409", async () => {
-    const created = await operator.post(base, newTemplate());
-    await operator.request("DELETE", `${base}/${created.body.id}`);
-    const res = await operator.request("PUT", `${base}/${created.body.id}`, { name: "x" });
-    expect(res.body).toEqual(errorBody("template.archived", 409));
+    const created = await create(newTemplate());
+    await archive(created.body.id);
+    const res = await update(created.body.id, { name: "x" });
+    expect(res.error).toEqual(errorBody("template.archived", 409));
   });
 });
 
 describe("DELETE /panel/templates/{id}", () => {
   it("archives with 204, is idempotent, and audits once", async () => {
-    const created = await operator.post(base, newTemplate());
-    const first = await operator.request("DELETE", `${base}/${created.body.id}`);
+    const created = await create(newTemplate());
+    const first = await archive(created.body.id);
     expect(first.status).toBe(204);
     expect(first.text).toBe("");
-    expect((await operator.request("DELETE", `${base}/${created.body.id}`)).status).toBe(204);
-    expect((await operator.get(`${base}/${created.body.id}`)).body.status).toBe("Archived");
+    expect((await archive(created.body.id)).status).toBe(204);
+    expect((await getTemplate(created.body.id)).body.status).toBe("Archived");
     const audit = await app.database.db
       .select()
       .from(tables.auditLog)
@@ -242,10 +244,10 @@ describe("DELETE /panel/templates/{id}", () => {
   });
 
   it("answers 404 for an unknown template and 403 for a non-operator", async () => {
-    const unknown = await operator.request("DELETE", `${base}/00000000-0000-4000-8000-000000000000`);
-    expect(unknown.body).toEqual(errorBody("template.not_found", 404));
-    const created = await operator.post(base, newTemplate());
-    expect((await owner.request("DELETE", `${base}/${created.body.id}`)).status).toBe(403);
-    expect((await operator.get(`${base}/${created.body.id}`)).body.status).toBe("Active");
+    const unknown = await archive("00000000-0000-4000-8000-000000000000");
+    expect(unknown.error).toEqual(errorBody("template.not_found", 404));
+    const created = await create(newTemplate());
+    expect((await archive(created.body.id, owner)).status).toBe(403);
+    expect((await getTemplate(created.body.id)).body.status).toBe("Active");
   });
 });

@@ -1,6 +1,8 @@
 import { tables } from "@licensing/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { operations } from "../catalogue.ts";
+import type { BodyOf } from "../testing/api-client.ts";
 import { startTestApp, type TestApp, type TestClient } from "../testing/index.ts";
 import { createTemplate as createSharedTemplate } from "../testing/licensing.ts";
 import { seedCompany, createTokenClient } from "../testing/fixtures.ts";
@@ -28,12 +30,20 @@ const schema = JSON.stringify({
   required: ["features"],
 });
 const errorBody = (code: string, status: number) => ({ code, message: expect.any(String), status });
+type VersionBody = BodyOf<typeof operations.templates.versions.create>;
+const createVersion = (templateId: string, body: VersionBody, client = operator) =>
+  client.api.templates.versions.create({ params: { id: templateId }, body });
+/** A body the schema refuses, sent as it is. */
+const createVersionUntyped = (templateId: string, body: Record<string, unknown>) =>
+  operator.post(`${base}/${templateId}/versions`, body);
+const currentVersionId = async (templateId: string) =>
+  (await operator.api.templates.get({ params: { id: templateId } })).body.currentVersionId;
 
 describe("POST /panel/templates/{id}/versions", () => {
   it("creates version 1, 2, … each signed by the Active key, and makes each current at once", async () => {
     const template = await createTemplate();
-    const [key] = (await operator.get(`${base}/${template.id}/signing-keys`)).body;
-    const first = await operator.post(`${base}/${template.id}/versions`, {
+    const [key] = (await operator.api.templates.signingKeys.list({ params: { id: template.id } })).body;
+    const first = await createVersion(template.id, {
       configSchema: schema,
       defaults: '{"features": ["basic"]}',
       changelog: "First",
@@ -45,15 +55,15 @@ describe("POST /panel/templates/{id}/versions", () => {
       version: 1,
       configSchema: schema,
       defaults: '{"features": ["basic"]}',
-      signingKeyId: key.id,
+      signingKeyId: key!.id,
       changelog: "First",
       createdAt: app.clock.now().toISOString(),
     });
-    expect((await operator.get(`${base}/${template.id}`)).body.currentVersionId).toBe(first.body.id);
+    expect(await currentVersionId(template.id)).toBe(first.body.id);
 
-    const second = await operator.post(`${base}/${template.id}/versions`, { configSchema: "{}" });
+    const second = await createVersion(template.id, { configSchema: "{}" });
     expect(second.body).toMatchObject({ version: 2, defaults: "{}", changelog: null });
-    expect((await operator.get(`${base}/${template.id}`)).body.currentVersionId).toBe(second.body.id);
+    expect(await currentVersionId(template.id)).toBe(second.body.id);
 
     const audit = await app.database.db
       .select()
@@ -69,30 +79,29 @@ describe("POST /panel/templates/{id}/versions", () => {
   it("numbers versions without gaps or duplicates when created concurrently", async () => {
     const template = await createTemplate();
     const results = await Promise.all(
-      Array.from({ length: 6 }, () =>
-        operator.post(`${base}/${template.id}/versions`, { configSchema: "{}" }),
-      ),
+      Array.from({ length: 6 }, () => createVersion(template.id, { configSchema: "{}" })),
     );
     expect(results.map((r) => r.status)).toEqual(Array(6).fill(201));
     expect(results.map((r) => r.body.version).sort()).toEqual([1, 2, 3, 4, 5, 6]);
-    const current = (await operator.get(`${base}/${template.id}`)).body.currentVersionId;
+    const current = await currentVersionId(template.id);
     expect(results.find((r) => r.body.version === 6)!.body.id).toBe(current);
   });
 
   it("says where configSchema stops being JSON", async () => {
     const template = await createTemplate();
-    const url = `${base}/${template.id}/versions`;
-    const trailingComma = await operator.post(url, { configSchema: '{"type": "object",}' });
-    expect(trailingComma.body).toEqual(errorBody("template.invalid_config_schema", 400));
-    expect(trailingComma.body.message).toMatch(
+    const trailingComma = await createVersion(template.id, { configSchema: '{"type": "object",}' });
+    expect(trailingComma.error).toEqual(errorBody("template.invalid_config_schema", 400));
+    expect(trailingComma.error.message).toMatch(
       /configSchema is not valid JSON: .* at line 1, column 19 \(offset 18\)/,
     );
-    const thirdLine = await operator.post(url, { configSchema: '{\n  "type": "object",\n  "x": tru\n}' });
-    expect(thirdLine.body.message).toContain('unexpected character "t" at line 3, column 8');
-    const truncated = await operator.post(url, { configSchema: '{"type": ' });
-    expect(truncated.body.message).toMatch(/not valid JSON: .*offset 9/);
-    const empty = await operator.post(url, { configSchema: "" });
-    expect(empty.body).toEqual(errorBody("template.invalid_config_schema", 400));
+    const thirdLine = await createVersion(template.id, {
+      configSchema: '{\n  "type": "object",\n  "x": tru\n}',
+    });
+    expect(thirdLine.error.message).toContain('unexpected character "t" at line 3, column 8');
+    const truncated = await createVersion(template.id, { configSchema: '{"type": ' });
+    expect(truncated.error.message).toMatch(/not valid JSON: .*offset 9/);
+    const empty = await createVersion(template.id, { configSchema: "" });
+    expect(empty.error).toEqual(errorBody("template.invalid_config_schema", 400));
   });
 
   it.each([
@@ -102,24 +111,22 @@ describe("POST /panel/templates/{id}/versions", () => {
     ["an unresolvable $ref", { $ref: "https://example.com/elsewhere.json" }, "elsewhere.json"],
   ])("refuses a configSchema with %s as no valid JSON Schema", async (_label, body, mention) => {
     const template = await createTemplate();
-    const res = await operator.post(`${base}/${template.id}/versions`, {
-      configSchema: JSON.stringify(body),
-    });
-    expect(res.body).toEqual(errorBody("template.invalid_config_schema", 400));
-    expect(res.body.message).toContain(mention);
+    const res = await createVersion(template.id, { configSchema: JSON.stringify(body) });
+    expect(res.error).toEqual(errorBody("template.invalid_config_schema", 400));
+    expect(res.error.message).toContain(mention);
   });
 
   it("refuses JSON that is no schema at all: a number, a string, an array, null", async () => {
     const template = await createTemplate();
     for (const configSchema of ["5", '"schema"', "[]", "null"]) {
-      const res = await operator.post(`${base}/${template.id}/versions`, { configSchema });
-      expect(res.body, configSchema).toEqual(errorBody("template.invalid_config_schema", 400));
+      const res = await createVersion(template.id, { configSchema });
+      expect(res.error, configSchema).toEqual(errorBody("template.invalid_config_schema", 400));
     }
   });
 
   it("accepts draft 2020-12 features and formats", async () => {
     const template = await createTemplate();
-    const res = await operator.post(`${base}/${template.id}/versions`, {
+    const res = await createVersion(template.id, {
       configSchema: JSON.stringify({
         $schema: "https://json-schema.org/draft/2020-12/schema",
         $defs: { seat: { type: "integer", minimum: 1 } },
@@ -134,20 +141,18 @@ describe("POST /panel/templates/{id}/versions", () => {
 
   it("requires defaults to be a JSON object and says where it breaks", async () => {
     const template = await createTemplate();
-    const url = `${base}/${template.id}/versions`;
-    const broken = await operator.post(url, { configSchema: "{}", defaults: '{"features": [}' });
-    expect(broken.body).toEqual(errorBody("template.invalid_defaults", 400));
-    expect(broken.body.message).toMatch(/defaults is not valid JSON: .*line 1, column 15 \(offset 14\)/);
+    const broken = await createVersion(template.id, { configSchema: "{}", defaults: '{"features": [}' });
+    expect(broken.error).toEqual(errorBody("template.invalid_defaults", 400));
+    expect(broken.error.message).toMatch(/defaults is not valid JSON: .*line 1, column 15 \(offset 14\)/);
     for (const defaults of ["[]", "3", '"x"', "null"]) {
-      const res = await operator.post(url, { configSchema: "{}", defaults });
-      expect(res.body, defaults).toEqual(errorBody("template.invalid_defaults", 400));
+      const res = await createVersion(template.id, { configSchema: "{}", defaults });
+      expect(res.error, defaults).toEqual(errorBody("template.invalid_defaults", 400));
     }
-    expect((await operator.get(url)).body).toEqual([]);
+    expect((await operator.api.templates.versions.list({ params: { id: template.id } })).body).toEqual([]);
   });
 
   it("refuses wrong types and too-long strings as request.invalid", async () => {
     const template = await createTemplate();
-    const url = `${base}/${template.id}/versions`;
     for (const body of [
       {},
       { configSchema: { type: "object" } },
@@ -156,22 +161,20 @@ describe("POST /panel/templates/{id}/versions", () => {
       { configSchema: " ".repeat(256 * 1024 + 1) },
       { configSchema: "{}", changelog: "c".repeat(10_001) },
     ]) {
-      const res = await operator.post(url, body);
-      expect(res.body, JSON.stringify(body).slice(0, 60)).toEqual(errorBody("request.invalid", 400));
+      const res = await createVersionUntyped(template.id, body);
+      expect(res.error, JSON.stringify(body).slice(0, 60)).toEqual(errorBody("request.invalid", 400));
     }
   });
 
   it("answers 404 for an unknown template, 409 for an archived one, 403 for a non-operator", async () => {
-    const unknown = await operator.post(`${base}/00000000-0000-4000-8000-000000000000/versions`, {
-      configSchema: "{}",
-    });
-    expect(unknown.body).toEqual(errorBody("template.not_found", 404));
+    const unknown = await createVersion("00000000-0000-4000-8000-000000000000", { configSchema: "{}" });
+    expect(unknown.error).toEqual(errorBody("template.not_found", 404));
     const template = await createTemplate();
-    const forbidden = await admin.post(`${base}/${template.id}/versions`, { configSchema: "{}" });
-    expect(forbidden.body).toEqual(errorBody("auth.operator_required", 403));
-    await operator.request("DELETE", `${base}/${template.id}`);
-    const archived = await operator.post(`${base}/${template.id}/versions`, { configSchema: "{}" });
-    expect(archived.body).toEqual(errorBody("template.archived", 409));
+    const forbidden = await createVersion(template.id, { configSchema: "{}" }, admin);
+    expect(forbidden.error).toEqual(errorBody("auth.operator_required", 403));
+    await operator.api.templates.archive({ params: { id: template.id } });
+    const archived = await createVersion(template.id, { configSchema: "{}" });
+    expect(archived.error).toEqual(errorBody("template.archived", 409));
   });
 });
 
@@ -179,16 +182,17 @@ describe("GET /panel/templates/{id}/versions", () => {
   it("lists versions oldest first for any authenticated user; 404 for an unknown template", async () => {
     const template = await createTemplate();
     for (const changelog of ["one", "two", "three"]) {
-      await operator.post(`${base}/${template.id}/versions`, { configSchema: "{}", changelog });
+      await createVersion(template.id, { configSchema: "{}", changelog });
     }
-    const res = await admin.get(`${base}/${template.id}/versions`);
+    const listVersions = (id: string) => admin.api.templates.versions.list({ params: { id } });
+    const res = await listVersions(template.id);
     expect(res.status).toBe(200);
-    expect(res.body.map((v: { version: number; changelog: string }) => [v.version, v.changelog])).toEqual([
+    expect(res.body.map((v) => [v.version, v.changelog])).toEqual([
       [1, "one"],
       [2, "two"],
       [3, "three"],
     ]);
-    const unknown = await admin.get(`${base}/00000000-0000-4000-8000-000000000000/versions`);
-    expect(unknown.body).toEqual(errorBody("template.not_found", 404));
+    const unknown = await listVersions("00000000-0000-4000-8000-000000000000");
+    expect(unknown.error).toEqual(errorBody("template.not_found", 404));
   });
 });

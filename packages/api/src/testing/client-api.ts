@@ -43,6 +43,25 @@ export interface SignOptions {
   sendBody?: unknown;
 }
 
+/** X-Service-Timestamp and X-Service-Signature for a POST of `rawBody` to `path`, computed like the SDK. */
+export function signatureHeaders(
+  now: Date,
+  path: string,
+  rawBody: string,
+  key: string,
+  options: Pick<SignOptions, "skewSeconds" | "versions"> = {},
+): Record<string, string> {
+  const timestamp = String(Math.floor(now.getTime() / 1000) + (options.skewSeconds ?? 0));
+  const versions = options.versions ?? "both";
+  const signature = formatSignatureHeader({
+    ...(versions !== "v2" ? { v1: signatureV1(key, timestamp) } : {}),
+    ...(versions !== "v1"
+      ? { v2: signatureV2(key, timestamp, { method: "POST", path, body: rawBody }) }
+      : {}),
+  });
+  return { [SIGNATURE_HEADERS.timestamp]: timestamp, [SIGNATURE_HEADERS.signature]: signature };
+}
+
 /** A POST to the client API with X-Service-Timestamp and X-Service-Signature computed like the SDK. */
 export function signedPost<T = unknown>(
   client: TestClient,
@@ -51,19 +70,8 @@ export function signedPost<T = unknown>(
   body: { licenseKey: string } & Record<string, unknown>,
   options: SignOptions = {},
 ) {
-  const timestamp = String(Math.floor(now.getTime() / 1000) + (options.skewSeconds ?? 0));
   const signedBody = JSON.stringify(body);
-  const key = options.key ?? body.licenseKey;
-  const versions = options.versions ?? "both";
-  const signature = formatSignatureHeader({
-    ...(versions !== "v2" ? { v1: signatureV1(key, timestamp) } : {}),
-    ...(versions !== "v1"
-      ? { v2: signatureV2(key, timestamp, { method: "POST", path, body: signedBody }) }
-      : {}),
-  });
+  const headers = signatureHeaders(now, path, signedBody, options.key ?? body.licenseKey, options);
   const sent = options.sendBody === undefined ? signedBody : JSON.stringify(options.sendBody);
-  return client.request<T>("POST", path, sent, {
-    [SIGNATURE_HEADERS.timestamp]: timestamp,
-    [SIGNATURE_HEADERS.signature]: signature,
-  });
+  return client.request<T>("POST", path, sent, headers);
 }

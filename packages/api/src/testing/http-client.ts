@@ -19,8 +19,8 @@ export interface ApiResponse<T> {
 
 export interface RequestOptions {
   /**
-   * `auto` parses a JSON content type; `json` parses whatever the type (a download); `text` leaves a
-   * success as text (a streamed file) and parses an error answer like `auto`.
+   * `auto` parses a JSON content type; `json` parses whatever the type (a download); `text` parses only
+   * an error answer's JSON (a stream's success body stays its text).
    */
   parseAs?: "auto" | "json" | "text";
 }
@@ -94,8 +94,9 @@ export class TestClient {
     });
     this.keepCookie(res.headers);
     const text = await res.text();
-    const jsonType = res.headers.get("content-type")?.includes("json") ?? false;
-    const isJson = parseAs === "json" || (jsonType && (parseAs === "auto" || res.status >= 400));
+    const isJson =
+      parseAs === "json" ||
+      ((parseAs === "auto" || res.status >= 400) && res.headers.get("content-type")?.includes("json"));
     const json = text && isJson ? (JSON.parse(text) as unknown) : undefined;
     return answer<T>(res.status, res.headers, text, json);
   }

@@ -26,7 +26,13 @@ export { trpcCaller } from "./trpc-caller.ts";
 export { trpcError } from "./trpc-client.ts";
 export type { ApiResponse } from "./http-client.ts";
 export type { BodyOf, RequestOf, ResultOf } from "./api-client.ts";
-export { createLicensedCompany, issueLicense, signedPost, type IssuedLicense } from "./client-api.ts";
+export {
+  createLicensedCompany,
+  issueLicense,
+  signatureHeaders,
+  signedPost,
+  type IssuedLicense,
+} from "./client-api.ts";
 
 export const OPERATOR = { email: "root@example.com", password: "operator-password-1" };
 

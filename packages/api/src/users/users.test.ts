@@ -46,11 +46,8 @@ const inviteLink = async (email: string) => {
 describe("POST /panel/users/invite", () => {
   it("creates a pending user and mails a link that accept-invite takes", async () => {
     const email = uniqueEmail("invitee");
-    const res = await admin.client.post(`${base}/invite`, {
-      email: email.toUpperCase(),
-      companyId: a1.id,
-      role: "viewer",
-      displayName: "New Person",
+    const res = await admin.client.api.users.invite({
+      body: { email: email.toUpperCase(), companyId: a1.id, role: "viewer", displayName: "New Person" },
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
@@ -63,16 +60,15 @@ describe("POST /panel/users/invite", () => {
       lastLoginAt: null,
     });
     const token = await inviteLink(email);
-    const preview = await new TestClient(app.url).get(`/api/v1/panel/auth/invite/${token}`);
+    const preview = await new TestClient(app.url).api.auth.invitation({ params: { token } });
     expect(preview.body).toMatchObject({ email, role: "viewer" });
     expect(new Date(preview.body.expiresAt).getTime() - app.clock.now().getTime()).toBe(7 * DAY);
     const invitee = new TestClient(app.url);
-    const accepted = await invitee.post("/api/v1/panel/auth/accept-invite", {
-      token,
-      password: "a-new-password",
+    const accepted = await invitee.api.auth.acceptInvite({
+      body: { token, password: "a-new-password" },
     });
     expect(accepted.status).toBe(200);
-    expect((await invitee.get(`/api/v1/panel/companies/${a1.id}`)).status).toBe(200);
+    expect((await invitee.api.companies.get({ params: { id: a1.id } })).status).toBe(200);
     const [audit] = await app.deps.db
       .select()
       .from(tables.auditLog)
@@ -82,12 +78,12 @@ describe("POST /panel/users/invite", () => {
 
   it("lets the link lapse after 7 days", async () => {
     const email = uniqueEmail("late");
-    await admin.client.post(`${base}/invite`, { email, companyId: a.id, role: "viewer" });
+    await admin.client.api.users.invite({ body: { email, companyId: a.id, role: "viewer" } });
     const token = await inviteLink(email);
     app.clock.advance(7 * DAY + 1000);
-    const preview = await new TestClient(app.url).get(`/api/v1/panel/auth/invite/${token}`);
+    const preview = await new TestClient(app.url).api.auth.invitation({ params: { token } });
     expect(preview.status).toBe(404);
-    expect(preview.body.code).toBe("invitation.not_found");
+    expect(preview.error.code).toBe("invitation.not_found");
     // The jump also ended the 7-day sessions of the members this file shares.
     await Promise.all([
       owner.client.login(owner.email, MEMBER_PASSWORD),
@@ -97,43 +93,34 @@ describe("POST /panel/users/invite", () => {
   });
 
   it("needs Owner to grant the owner role", async () => {
-    const denied = await admin.client.post(`${base}/invite`, {
-      email: uniqueEmail(),
-      companyId: a.id,
-      role: "owner",
+    const denied = await admin.client.api.users.invite({
+      body: { email: uniqueEmail(), companyId: a.id, role: "owner" },
     });
     expect(denied.status).toBe(403);
-    expect(denied.body.code).toBe("auth.forbidden");
-    const ok = await owner.client.post(`${base}/invite`, {
-      email: uniqueEmail(),
-      companyId: a.id,
-      role: "owner",
+    expect(denied.error.code).toBe("auth.forbidden");
+    const ok = await owner.client.api.users.invite({
+      body: { email: uniqueEmail(), companyId: a.id, role: "owner" },
     });
     expect(ok.status).toBe(201);
   });
 
   it("refuses an existing active account, an archived company, another subtree and bad bodies", async () => {
-    const taken = await admin.client.post(`${base}/invite`, {
-      email: owner.email,
-      companyId: a.id,
-      role: "viewer",
+    const taken = await admin.client.api.users.invite({
+      body: { email: owner.email, companyId: a.id, role: "viewer" },
     });
     expect(taken.status).toBe(409);
-    expect(taken.body.code).toBe("user.already_exists");
+    expect(taken.error.code).toBe("user.already_exists");
     const archived = await createCompany(op, a.id);
-    await op.request("DELETE", `/api/v1/panel/companies/${archived.id}`);
-    const toArchived = await admin.client.post(`${base}/invite`, {
-      email: uniqueEmail(),
-      companyId: archived.id,
-      role: "viewer",
+    await op.api.companies.archive({ params: { id: archived.id } });
+    const toArchived = await admin.client.api.users.invite({
+      body: { email: uniqueEmail(), companyId: archived.id, role: "viewer" },
     });
-    expect(toArchived.body.code).toBe("company.not_active");
-    const outside = await admin.client.post(`${base}/invite`, {
-      email: uniqueEmail(),
-      companyId: b.id,
-      role: "viewer",
+    expect(toArchived.error.code).toBe("company.not_active");
+    const outside = await admin.client.api.users.invite({
+      body: { email: uniqueEmail(), companyId: b.id, role: "viewer" },
     });
     expect(outside.status).toBe(404);
+    // Bodies the schema refuses, sent as they are.
     for (const body of [
       { email: "not-mail", companyId: a.id, role: "viewer" },
       { email: uniqueEmail(), companyId: a.id, role: "god" },
@@ -141,26 +128,22 @@ describe("POST /panel/users/invite", () => {
     ]) {
       const res = await admin.client.post(`${base}/invite`, body);
       expect(res.status).toBe(400);
-      expect(res.body.code).toBe("request.invalid");
+      expect(res.error.code).toBe("request.invalid");
     }
   });
 
   it("re-invites a revoked account of the subtree, but not one of another subtree", async () => {
     const gone = await createMember(app, { companyId: a1.id, role: "viewer" });
-    await admin.client.request("DELETE", `${base}/${gone.id}`);
-    const again = await admin.client.post(`${base}/invite`, {
-      email: gone.email,
-      companyId: a.id,
-      role: "admin",
+    await admin.client.api.users.deactivate({ params: { id: gone.id } });
+    const again = await admin.client.api.users.invite({
+      body: { email: gone.email, companyId: a.id, role: "admin" },
     });
     expect(again.status).toBe(201);
     expect(again.body).toMatchObject({ id: gone.id, status: "pending", companyId: a.id, role: "admin" });
     const elsewhere = await createMember(app, { companyId: b.id, role: "viewer" });
-    await op.request("DELETE", `${base}/${elsewhere.id}`);
-    const steal = await admin.client.post(`${base}/invite`, {
-      email: elsewhere.email,
-      companyId: a.id,
-      role: "viewer",
+    await op.api.users.deactivate({ params: { id: elsewhere.id } });
+    const steal = await admin.client.api.users.invite({
+      body: { email: elsewhere.email, companyId: a.id, role: "viewer" },
     });
     expect(steal.status).toBe(409);
   });
@@ -169,32 +152,36 @@ describe("POST /panel/users/invite", () => {
 describe("POST /panel/users/{id}/resend-invite", () => {
   it("mails a new link and kills the old one", async () => {
     const email = uniqueEmail("resend");
-    const invited = await admin.client.post(`${base}/invite`, { email, companyId: a.id, role: "viewer" });
+    const invited = await admin.client.api.users.invite({ body: { email, companyId: a.id, role: "viewer" } });
     const first = await inviteLink(email);
-    expect((await admin.client.post(`${base}/${invited.body.id}/resend-invite`)).status).toBe(204);
+    expect((await admin.client.api.users.resendInvite({ params: { id: invited.body.id } })).status).toBe(204);
     const second = await inviteLink(email);
     expect(second).not.toBe(first);
     const anonymous = new TestClient(app.url);
-    expect((await anonymous.get(`/api/v1/panel/auth/invite/${first}`)).status).toBe(404);
-    expect((await anonymous.get(`/api/v1/panel/auth/invite/${second}`)).status).toBe(200);
+    expect((await anonymous.api.auth.invitation({ params: { token: first } })).status).toBe(404);
+    expect((await anonymous.api.auth.invitation({ params: { token: second } })).status).toBe(200);
   });
 
   it("refuses active users, unknown ids, other subtrees, and owner invitations for an Admin", async () => {
-    const active = await admin.client.post(`${base}/${admin.id}/resend-invite`);
+    const active = await admin.client.api.users.resendInvite({ params: { id: admin.id } });
     expect(active.status).toBe(409);
-    expect(active.body.code).toBe("user.not_pending");
-    expect((await admin.client.post(`${base}/${crypto.randomUUID()}/resend-invite`)).body.code).toBe(
-      "user.not_found",
-    );
-    const inB = await op.post(`${base}/invite`, { email: uniqueEmail(), companyId: b.id, role: "viewer" });
-    expect((await admin.client.post(`${base}/${inB.body.id}/resend-invite`)).status).toBe(404);
-    const ownerInvite = await owner.client.post(`${base}/invite`, {
-      email: uniqueEmail(),
-      companyId: a.id,
-      role: "owner",
+    expect(active.error.code).toBe("user.not_pending");
+    expect(
+      (await admin.client.api.users.resendInvite({ params: { id: crypto.randomUUID() } })).error.code,
+    ).toBe("user.not_found");
+    const inB = await op.api.users.invite({
+      body: { email: uniqueEmail(), companyId: b.id, role: "viewer" },
     });
-    expect((await admin.client.post(`${base}/${ownerInvite.body.id}/resend-invite`)).status).toBe(403);
-    expect((await owner.client.post(`${base}/${ownerInvite.body.id}/resend-invite`)).status).toBe(204);
+    expect((await admin.client.api.users.resendInvite({ params: { id: inB.body.id } })).status).toBe(404);
+    const ownerInvite = await owner.client.api.users.invite({
+      body: { email: uniqueEmail(), companyId: a.id, role: "owner" },
+    });
+    expect((await admin.client.api.users.resendInvite({ params: { id: ownerInvite.body.id } })).status).toBe(
+      403,
+    );
+    expect((await owner.client.api.users.resendInvite({ params: { id: ownerInvite.body.id } })).status).toBe(
+      204,
+    );
   });
 });
 
@@ -202,29 +189,27 @@ describe("GET /panel/users", () => {
   it("lists users of a company and its subtree (Admin), and scopes filters", async () => {
     const deep = await createMember(app, { companyId: a1.id, role: "viewer" });
     const inB = await createMember(app, { companyId: b.id, role: "viewer" });
-    const res = await admin.client.get(`${base}?companyId=${a.id}`);
+    const res = await admin.client.api.users.list({ query: { companyId: a.id } });
     expect(res.status).toBe(200);
-    const ids = res.body.map((u: { id: string }) => u.id);
+    const ids = res.body.map((u) => u.id);
     expect(ids).toEqual(expect.arrayContaining([owner.id, admin.id, deep.id]));
     expect(ids).not.toContain(inB.id);
-    const narrow = (await admin.client.get(`${base}?companyId=${a1.id}`)).body.map(
-      (u: { id: string }) => u.id,
-    );
+    const narrow = (await admin.client.api.users.list({ query: { companyId: a1.id } })).body.map((u) => u.id);
     expect(narrow).toContain(deep.id);
     expect(narrow).not.toContain(owner.id);
-    const unfiltered = (await admin.client.get(base)).body.map((u: { id: string }) => u.id);
+    const unfiltered = (await admin.client.api.users.list()).body.map((u) => u.id);
     expect(unfiltered).toEqual(expect.arrayContaining([owner.id, deep.id]));
     expect(unfiltered).not.toContain(inB.id);
-    expect((await op.get(base)).body.map((u: { id: string }) => u.id)).toEqual(
-      expect.arrayContaining([inB.id]),
-    );
+    expect((await op.api.users.list()).body.map((u) => u.id)).toEqual(expect.arrayContaining([inB.id]));
 
-    const outside = await admin.client.get(`${base}?companyId=${b.id}`);
+    const outside = await admin.client.api.users.list({ query: { companyId: b.id } });
     expect(outside.status).toBe(403);
-    expect(outside.body.code).toBe("auth.company_out_of_scope");
+    expect(outside.error.code).toBe("auth.company_out_of_scope");
     const viewer = await createMember(app, { companyId: a.id, role: "viewer" });
-    expect((await viewer.client.get(`${base}?companyId=${a.id}`)).body.code).toBe("auth.forbidden");
-    expect((await admin.client.get(`${base}?companyId=nope`)).body.code).toBe("request.invalid");
+    expect((await viewer.client.api.users.list({ query: { companyId: a.id } })).error.code).toBe(
+      "auth.forbidden",
+    );
+    expect((await admin.client.get(`${base}?companyId=nope`)).error.code).toBe("request.invalid");
   });
 });
 
@@ -232,20 +217,19 @@ describe("DELETE /panel/users/{id}", () => {
   it("revokes the account, ends its sessions and revokes the tokens it created", async () => {
     const victim = await createMember(app, { companyId: a1.id, role: "admin" });
     const token = await createTokenClient(app, a1, { creator: victim.client });
-    expect((await token.client.get("/api/v1/panel/auth/me")).status).toBe(200);
-    expect((await admin.client.request("DELETE", `${base}/${victim.id}`)).status).toBe(204);
-    expect((await victim.client.get("/api/v1/panel/auth/me")).status).toBe(401);
-    expect((await token.client.get("/api/v1/panel/auth/me")).status).toBe(401);
-    const listed = (await admin.client.get(`${base}?companyId=${a1.id}`)).body.find(
-      (u: { id: string }) => u.id === victim.id,
+    expect((await token.client.api.auth.me()).status).toBe(200);
+    expect((await admin.client.api.users.deactivate({ params: { id: victim.id } })).status).toBe(204);
+    expect((await victim.client.api.auth.me()).status).toBe(401);
+    expect((await token.client.api.auth.me()).status).toBe(401);
+    const listed = (await admin.client.api.users.list({ query: { companyId: a1.id } })).body.find(
+      (u) => u.id === victim.id,
     );
-    expect(listed.status).toBe("revoked");
-    const relogin = await new TestClient(app.url).post("/api/v1/panel/auth/login", {
-      email: victim.email,
-      password: MEMBER_PASSWORD,
+    expect(listed!.status).toBe("revoked");
+    const relogin = await new TestClient(app.url).api.auth.login({
+      body: { email: victim.email, password: MEMBER_PASSWORD },
     });
     expect(relogin.status).toBe(401);
-    expect((await admin.client.request("DELETE", `${base}/${victim.id}`)).status).toBe(204);
+    expect((await admin.client.api.users.deactivate({ params: { id: victim.id } })).status).toBe(204);
     const audits = await app.deps.db
       .select()
       .from(tables.auditLog)
@@ -255,26 +239,30 @@ describe("DELETE /panel/users/{id}", () => {
 
   it("needs an operator for an operator, and keeps the last active operator", async () => {
     const promoted = await createMember(app, { companyId: a.id, role: "admin", isOperator: true });
-    const denied = await owner.client.request("DELETE", `${base}/${promoted.id}`);
+    const denied = await owner.client.api.users.deactivate({ params: { id: promoted.id } });
     expect(denied.status).toBe(403);
-    expect(denied.body.code).toBe("auth.operator_required");
+    expect(denied.error.code).toBe("auth.operator_required");
     const [bootstrap] = await app.deps.db
       .select()
       .from(tables.users)
       .where(eq(tables.users.email, "root@example.com"));
-    expect((await owner.client.request("DELETE", `${base}/${bootstrap!.id}`)).status).toBe(404);
-    expect((await op.request("DELETE", `${base}/${promoted.id}`)).status).toBe(204);
-    const last = await op.request("DELETE", `${base}/${bootstrap!.id}`);
+    expect((await owner.client.api.users.deactivate({ params: { id: bootstrap!.id } })).status).toBe(404);
+    expect((await op.api.users.deactivate({ params: { id: promoted.id } })).status).toBe(204);
+    const last = await op.api.users.deactivate({ params: { id: bootstrap!.id } });
     expect(last.status).toBe(409);
-    expect(last.body.code).toBe("operator.last_operator");
+    expect(last.error.code).toBe("operator.last_operator");
   });
 
   it("answers 404 outside the subtree and 403 below Admin", async () => {
     const inB = await createMember(app, { companyId: b.id, role: "viewer" });
-    expect((await admin.client.request("DELETE", `${base}/${inB.id}`)).body.code).toBe("user.not_found");
+    expect((await admin.client.api.users.deactivate({ params: { id: inB.id } })).error.code).toBe(
+      "user.not_found",
+    );
     const viewer = await createMember(app, { companyId: a.id, role: "viewer" });
     const peer = await createMember(app, { companyId: a1.id, role: "viewer" });
-    expect((await viewer.client.request("DELETE", `${base}/${peer.id}`)).body.code).toBe("auth.forbidden");
+    expect((await viewer.client.api.users.deactivate({ params: { id: peer.id } })).error.code).toBe(
+      "auth.forbidden",
+    );
     expect((await admin.client.request("DELETE", `${base}/not-a-uuid`)).status).toBe(400);
   });
 });

@@ -11,7 +11,6 @@ import {
 } from "../testing/index.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../testing/webhook-receiver.ts";
 
-const base = "/api/v1/panel/webhooks";
 const SECRET = "whsec-like-secret-1234567890";
 const TIMEOUT_MS = 400;
 
@@ -40,15 +39,21 @@ async function receiver(secret = SECRET): Promise<WebhookReceiver> {
 }
 
 async function endpoint(url: string, events: string[], options: { inactive?: boolean } = {}) {
-  const res = await op.post(base, { url, secret: SECRET, description: "test", events });
+  const res = await op.api.webhooks.create({ body: { url, secret: SECRET, description: "test", events } });
   if (res.status !== 201) throw new Error(`endpoint: ${res.status} ${res.text}`);
-  cleanup.push(() => op.request("DELETE", `${base}/${res.body.id}`));
+  const params = { id: res.body.id };
+  cleanup.push(() => op.api.webhooks.delete({ params }));
   // Creation takes no isActive (spec §4); an endpoint is switched off with PATCH.
-  if (options.inactive) await op.request("PATCH", `${base}/${res.body.id}`, { isActive: false });
-  return res.body as { id: string };
+  if (options.inactive) await op.api.webhooks.update({ params, body: { isActive: false } });
+  return res.body;
 }
 
-const deliveriesOf = async (endpointId: string) => (await op.get(`${base}/${endpointId}/deliveries`)).body;
+const deliveriesOf = async (endpointId: string) =>
+  (await op.api.webhooks.deliveries({ params: { id: endpointId } })).body;
+const getEndpoint = async (id: string) => (await op.api.webhooks.get({ params: { id } })).body;
+const setActive = (id: string, isActive: boolean) =>
+  op.api.webhooks.update({ params: { id }, body: { isActive } });
+const replay = (deliveryId: string) => op.api.webhooks.replay({ params: { deliveryId } });
 
 describe("delivery", () => {
   it("sends the envelope with the spec's and the Standard Webhooks headers, both signatures verifying", async () => {
@@ -73,8 +78,8 @@ describe("delivery", () => {
     expect(got!.headers).toMatchObject({
       "content-type": "application/json",
       "x-service-event": "license.issued",
-      "x-service-delivery": pending.id,
-      "webhook-id": pending.id,
+      "x-service-delivery": pending!.id,
+      "webhook-id": pending!.id,
       "webhook-timestamp": String(Math.floor(app.clock.now().getTime() / 1000)),
     });
     expect(got!.headers["x-service-signature"]).toMatch(/^sha256=[0-9a-f]{64}$/);
@@ -82,18 +87,18 @@ describe("delivery", () => {
     expect(Object.keys(got!.body)).toEqual(["event", "occurredAt", "data"]);
     expect(got!.body).toEqual({
       event: "license.issued",
-      occurredAt: pending.createdAt,
+      occurredAt: pending!.createdAt,
       data: expect.objectContaining({
         licenseId: license.id,
         licenseKey: license.licenseKey,
         companyId: target.companyId,
       }),
     });
-    expect(got!.body).toEqual(pending.payload);
+    expect(got!.body).toEqual(pending!.payload);
 
     const [done] = await deliveriesOf(id);
     expect(done).toMatchObject({
-      id: pending.id,
+      id: pending!.id,
       status: "Succeeded",
       attemptCount: 1,
       responseStatusCode: 200,
@@ -102,7 +107,7 @@ describe("delivery", () => {
       nextAttemptAt: null,
       lastAttemptAt: app.clock.now().toISOString(),
     });
-    expect((await op.get(`${base}/${id}`)).body.lastDeliveryAt).toBe(app.clock.now().toISOString());
+    expect((await getEndpoint(id)).lastDeliveryAt).toBe(app.clock.now().toISOString());
     expect(await dispatch()).toBe(0);
   });
 
@@ -122,22 +127,22 @@ describe("delivery", () => {
     const a = await endpoint(subscribed.url, ["license.issued"]);
     const b = await endpoint(other.url, ["license.revoked", "license.expired"]);
     const c = await endpoint(inactive.url, ["license.issued"], { inactive: true });
-    expect((await op.get(`${base}/${c.id}`)).body.isActive).toBe(false);
+    expect((await getEndpoint(c.id)).isActive).toBe(false);
     const d = await endpoint(later.url, ["license.issued"]);
     await issueLicense(op, target);
-    await op.request("PATCH", `${base}/${d.id}`, { isActive: false });
+    await setActive(d.id, false);
 
     await dispatch();
     expect(subscribed.received).toHaveLength(1);
     expect(other.received).toHaveLength(0);
     expect(inactive.received).toHaveLength(0);
     expect(later.received).toHaveLength(0);
-    expect((await deliveriesOf(a.id)).map((x: { status: string }) => x.status)).toEqual(["Succeeded"]);
+    expect((await deliveriesOf(a.id)).map((x) => x.status)).toEqual(["Succeeded"]);
     expect(await deliveriesOf(b.id)).toEqual([]);
     expect(await deliveriesOf(c.id)).toEqual([]);
     // Created while it was active, it waits for the endpoint to be switched back on.
-    expect((await deliveriesOf(d.id)).map((x: { status: string }) => x.status)).toEqual(["Pending"]);
-    await op.request("PATCH", `${base}/${d.id}`, { isActive: true });
+    expect((await deliveriesOf(d.id)).map((x) => x.status)).toEqual(["Pending"]);
+    await setActive(d.id, true);
     await dispatch();
     expect(later.received).toHaveLength(1);
   });
@@ -163,10 +168,10 @@ describe("retries (moved clock)", () => {
         attemptCount: i + 1,
         lastAttemptAt: app.clock.now().toISOString(),
       });
-      expect(row.lastError).toMatch(/^HTTP (500|503|404)/);
-      expect(new Date(row.nextAttemptAt).getTime() - app.clock.now().getTime()).toBe(delay);
+      expect(row!.lastError).toMatch(/^HTTP (500|503|404)/);
+      expect(new Date(row!.nextAttemptAt!).getTime() - app.clock.now().getTime()).toBe(delay);
       if (i === 0) expect(row).toMatchObject({ responseStatusCode: 500, responseBody: "boom" });
-      if (i === 1) expect(row.responseBody).toBe("x".repeat(2000));
+      if (i === 1) expect(row!.responseBody).toBe("x".repeat(2000));
       app.clock.advance(delay - 1000);
       expect(await dispatch()).toBe(0);
       app.clock.advance(1000);
@@ -224,7 +229,7 @@ describe("retries (moved clock)", () => {
       responseStatusCode: null,
       responseBody: null,
     });
-    expect(row.lastError).toMatch(/^timeout/);
+    expect(row!.lastError).toMatch(/^timeout/);
     expect(hooks.received).toHaveLength(1);
   });
 
@@ -242,7 +247,7 @@ describe("retries (moved clock)", () => {
       responseStatusCode: 302,
       responseBody: "moved",
     });
-    expect(row.lastError).toMatch(/redirect/);
+    expect(row!.lastError).toMatch(/redirect/);
     expect(elsewhere.received).toHaveLength(0);
   });
 
@@ -254,7 +259,7 @@ describe("retries (moved clock)", () => {
     await dispatch();
     const [row] = await deliveriesOf(id);
     expect(row).toMatchObject({ status: "Pending", attemptCount: 1, responseStatusCode: null });
-    expect(row.lastError).toMatch(/^network error: .*ECONNREFUSED/);
+    expect(row!.lastError).toMatch(/^network error: .*ECONNREFUSED/);
   });
 });
 
@@ -269,11 +274,11 @@ describe("POST /panel/webhooks/deliveries/{id}/replay", () => {
       await dispatch();
     }
     const [failed] = await deliveriesOf(id);
-    expect(failed.status).toBe("Failed");
+    expect(failed!.status).toBe("Failed");
 
     app.clock.advance(HOUR);
-    const replay = await op.post(`${base}/deliveries/${failed.id}/replay`);
-    expect(replay.status).toBe(204);
+    const replayed = await replay(failed!.id);
+    expect(replayed.status).toBe(204);
     const [reset] = await deliveriesOf(id);
     expect(reset).toMatchObject({
       status: "Pending",
@@ -283,12 +288,12 @@ describe("POST /panel/webhooks/deliveries/{id}/replay", () => {
     expect(await dispatch()).toBe(1);
     const [done] = await deliveriesOf(id);
     expect(done).toMatchObject({ status: "Succeeded", attemptCount: 1 });
-    expect(hooks.received.map((r) => r.deliveryId)).toEqual(Array(6).fill(failed.id));
+    expect(hooks.received.map((r) => r.deliveryId)).toEqual(Array(6).fill(failed!.id));
     expect(hooks.received.at(-1)!.verified).toEqual({ xServiceSignature: true, standardWebhooks: true });
     const [audit] = await app.deps.db
       .select()
       .from(tables.auditLog)
-      .where(eq(tables.auditLog.entityId, failed.id));
+      .where(eq(tables.auditLog.entityId, failed!.id));
     expect(audit).toMatchObject({ action: "webhook_delivery.replayed" });
   });
 
@@ -298,17 +303,16 @@ describe("POST /panel/webhooks/deliveries/{id}/replay", () => {
     await issueLicense(op, target);
     await dispatch();
     const [done] = await deliveriesOf(id);
-    expect((await op.post(`${base}/deliveries/${done.id}/replay`)).status).toBe(204);
+    expect((await replay(done!.id)).status).toBe(204);
     await dispatch();
-    expect(hooks.received.map((r) => r.deliveryId)).toEqual([done.id, done.id]);
+    expect(hooks.received.map((r) => r.deliveryId)).toEqual([done!.id, done!.id]);
   });
 });
 
 describe("GET /operator/overview, webhook figures", () => {
   it("counts active endpoints and the last 24 hours' deliveries by status", async () => {
     const overview = async () => {
-      const { webhookEndpoints, deliveryHealthLast24h } = (await op.get("/api/v1/panel/operator/overview"))
-        .body;
+      const { webhookEndpoints, deliveryHealthLast24h } = (await op.api.operator.overview()).body;
       return { webhookEndpoints, deliveryHealthLast24h };
     };
     expect(await overview()).toEqual({
@@ -343,14 +347,12 @@ describe("tRPC webhooks.deliveries and webhooks.replay", () => {
     const { id } = await endpoint(hooks.url, ["license.issued"]);
     await issueLicense(op, target);
     await dispatch();
-    const input = encodeURIComponent(JSON.stringify({ json: { id, limit: 1 } }));
-    const listed = await op.get(`/trpc/webhooks.deliveries?input=${input}`);
-    const [delivery] = listed.body.result.data.json;
+    const [delivery] = await op.trpc.webhooks.deliveries.query({ id, limit: 1 });
     expect(delivery).toEqual((await deliveriesOf(id))[0]);
-    expect((await op.post("/trpc/webhooks.replay", { json: { deliveryId: delivery.id } })).status).toBe(200);
+    await op.trpc.webhooks.replay.mutate({ deliveryId: delivery!.id });
     expect((await deliveriesOf(id))[0]).toMatchObject({ status: "Pending", attemptCount: 0 });
     await dispatch();
-    expect(hooks.received.map((r) => r.deliveryId)).toEqual([delivery.id, delivery.id]);
+    expect(hooks.received.map((r) => r.deliveryId)).toEqual([delivery!.id, delivery!.id]);
   });
 });
 

@@ -2,11 +2,15 @@ import { tables } from "@licensing/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sealedAt, webhooks } from "@licensing/core";
+import type { operations } from "../catalogue.ts";
+import type { BodyOf } from "../testing/api-client.ts";
 import {
   createLicensedCompany,
   issueLicense,
   startTestApp,
   TestClient,
+  trpcError,
+  type ApiResponse,
   type TestApp,
 } from "../testing/index.ts";
 import { startWebhookReceiver } from "../testing/webhook-receiver.ts";
@@ -42,8 +46,16 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const create = (body: Record<string, unknown>) =>
-  op.post(base, { url: "https://hooks.example.com/in", secret: SECRET, description: "CRM", ...body });
+type CreateBody = BodyOf<typeof operations.webhooks.create>;
+type UpdateBody = BodyOf<typeof operations.webhooks.update>;
+const defaults = { url: "https://hooks.example.com/in", secret: SECRET, description: "CRM" };
+const create = (body: Partial<CreateBody> & Pick<CreateBody, "events">) =>
+  op.api.webhooks.create({ body: { ...defaults, ...body } });
+/** A body the schema refuses, sent as it is. */
+const createUntyped = (body: Record<string, unknown>) => op.post(base, { ...defaults, ...body });
+const getEndpoint = (id: string) => op.api.webhooks.get({ params: { id } });
+const update = (id: string, body: UpdateBody) => op.api.webhooks.update({ params: { id }, body });
+const deliveries = (id: string) => op.api.webhooks.deliveries({ params: { id } });
 
 describe("POST /panel/webhooks", () => {
   it("creates an endpoint (201) and never returns or stores the secret in the clear", async () => {
@@ -68,8 +80,7 @@ describe("POST /panel/webhooks", () => {
         .open(row!.secretSealed, sealedAt(tables.webhookEndpoints.secretSealed, row!.id))
         .toString("utf8"),
     ).toBe(SECRET);
-    for (const path of [base, `${base}/${res.body.id}`]) {
-      const read = await op.get(path);
+    for (const read of [await op.api.webhooks.list(), await getEndpoint(res.body.id)]) {
       expect(read.status).toBe(200);
       expect(read.text).not.toContain(SECRET);
       expect(read.text).not.toContain("secret");
@@ -92,7 +103,7 @@ describe("POST /panel/webhooks", () => {
     ]) {
       const res = await create({ url, events: ["license.issued"] });
       expect(res.status, url).toBe(400);
-      expect(res.body).toEqual({
+      expect(res.error).toEqual({
         code: "webhook.invalid_url",
         message: expect.stringMatching(/^url: /),
         status: 400,
@@ -103,18 +114,20 @@ describe("POST /panel/webhooks", () => {
   it("needs a secret of at least 16 characters: webhook.secret_too_short", async () => {
     const short = await create({ secret: "fifteen-chars!!", events: ["license.issued"] });
     expect(short.status).toBe(400);
-    expect(short.body.code).toBe("webhook.secret_too_short");
+    expect(short.error.code).toBe("webhook.secret_too_short");
     expect((await create({ secret: "sixteen-chars!!!", events: ["license.issued"] })).status).toBe(201);
-    expect((await create({ events: ["license.issued"], secret: 42 })).body.code).toBe("request.invalid");
+    expect((await createUntyped({ events: ["license.issued"], secret: 42 })).error.code).toBe(
+      "request.invalid",
+    );
   });
 
   it("takes events only from the catalogue, at least one: webhook.invalid_events", async () => {
     for (const events of [[], ["license.issued", "license.exploded"], ["LICENSE.ISSUED"]]) {
       const res = await create({ events });
       expect(res.status).toBe(400);
-      expect(res.body.code).toBe("webhook.invalid_events");
+      expect(res.error.code).toBe("webhook.invalid_events");
     }
-    expect((await create({ events: "license.issued" })).body.code).toBe("request.invalid");
+    expect((await createUntyped({ events: "license.issued" })).error.code).toBe("request.invalid");
   });
 
   it("refuses URLs leading to loopback, private, link-local or metadata addresses: webhook.url_not_allowed", async () => {
@@ -137,7 +150,7 @@ describe("POST /panel/webhooks", () => {
     ]) {
       const res = await create({ url, events: ["license.issued"] });
       expect(res.status, url).toBe(400);
-      expect(res.body.code, url).toBe("webhook.url_not_allowed");
+      expect(res.error.code, url).toBe("webhook.url_not_allowed");
     }
   });
 });
@@ -147,27 +160,41 @@ describe("operator-only endpoints", () => {
     const created = await create({ events: ["license.issued"] });
     const token = (await createTokenClient(app, { id: (await createCompany(op, null)).id })).client;
     const delivery = "00000000-0000-4000-8000-000000000000";
+    const params = { id: created.body.id };
     for (const client of [viewer.client, token]) {
-      for (const [method, path, body] of [
-        ["GET", base],
-        ["POST", base, { url: "https://hooks.example.com/x", secret: SECRET, events: ["license.issued"] }],
-        ["GET", `${base}/${created.body.id}`],
-        ["PATCH", `${base}/${created.body.id}`, { isActive: false }],
-        ["DELETE", `${base}/${created.body.id}`],
-        ["GET", `${base}/${created.body.id}/deliveries`],
-        ["POST", `${base}/deliveries/${delivery}/replay`],
-      ] as const) {
-        const res = await client.request(method, path, body);
-        expect(res.status, `${method} ${path}`).toBe(403);
-        expect(res.body).toEqual({
+      const calls: [string, () => Promise<ApiResponse<unknown>>][] = [
+        [`GET ${base}`, () => client.api.webhooks.list()],
+        [
+          `POST ${base}`,
+          () =>
+            client.api.webhooks.create({
+              body: { url: "https://hooks.example.com/x", secret: SECRET, events: ["license.issued"] },
+            }),
+        ],
+        [`GET ${base}/${params.id}`, () => client.api.webhooks.get({ params })],
+        [
+          `PATCH ${base}/${params.id}`,
+          () => client.api.webhooks.update({ params, body: { isActive: false } }),
+        ],
+        [`DELETE ${base}/${params.id}`, () => client.api.webhooks.delete({ params })],
+        [`GET ${base}/${params.id}/deliveries`, () => client.api.webhooks.deliveries({ params })],
+        [
+          `POST ${base}/deliveries/${delivery}/replay`,
+          () => client.api.webhooks.replay({ params: { deliveryId: delivery } }),
+        ],
+      ];
+      for (const [label, call] of calls) {
+        const res = await call();
+        expect(res.status, label).toBe(403);
+        expect(res.error).toEqual({
           code: "auth.operator_required",
           message: expect.any(String),
           status: 403,
         });
       }
     }
-    expect((await new TestClient(app.url).get(base)).status).toBe(401);
-    expect((await op.get(`${base}/${created.body.id}`)).body.isActive).toBe(true);
+    expect((await new TestClient(app.url).api.webhooks.list()).status).toBe(401);
+    expect((await getEndpoint(created.body.id)).body.isActive).toBe(true);
   });
 
   it("GET /event-types answers the catalogue to any signed-in caller", async () => {
@@ -182,35 +209,35 @@ describe("operator-only endpoints", () => {
       "license.rebound",
     ];
     for (const client of [op, viewer.client]) {
-      const res = await client.get(`${base}/event-types`);
+      const res = await client.api.webhooks.eventTypes();
       expect(res.status).toBe(200);
       expect(res.body).toEqual(catalogue);
     }
-    expect((await new TestClient(app.url).get(`${base}/event-types`)).status).toBe(401);
+    expect((await new TestClient(app.url).api.webhooks.eventTypes()).status).toBe(401);
   });
 });
 
 describe("PATCH, DELETE and GET /panel/webhooks/{id}", () => {
   it("changes only the fields sent, checks them like creation, and 404s an unknown id", async () => {
     const { body: endpoint } = await create({ events: ["license.issued"] });
-    const path = `${base}/${endpoint.id}`;
-    const patched = await op.request("PATCH", path, { isActive: false, events: ["license.expired"] });
+    const patched = await update(endpoint.id, { isActive: false, events: ["license.expired"] });
     expect(patched.status).toBe(200);
     expect(patched.body).toEqual({ ...endpoint, isActive: false, events: ["license.expired"] });
-    for (const [body, code] of [
+    const refused: [UpdateBody, string][] = [
       [{ secret: "short" }, "webhook.secret_too_short"],
       [{ url: "mailto:ops@example.com" }, "webhook.invalid_url"],
       [{ url: "http://192.168.0.1/" }, "webhook.url_not_allowed"],
       [{ events: ["nope"] }, "webhook.invalid_events"],
-    ] as const) {
-      const res = await op.request("PATCH", path, body);
+    ];
+    for (const [body, code] of refused) {
+      const res = await update(endpoint.id, body);
       expect(res.status).toBe(400);
-      expect(res.body.code).toBe(code);
+      expect(res.error.code).toBe(code);
     }
-    expect((await op.get(path)).body).toEqual(patched.body);
+    expect((await getEndpoint(endpoint.id)).body).toEqual(patched.body);
 
     const newSecret = "another-secret-that-is-long";
-    expect((await op.request("PATCH", path, { secret: newSecret })).status).toBe(200);
+    expect((await update(endpoint.id, { secret: newSecret })).status).toBe(200);
     const [row] = await app.deps.db
       .select()
       .from(tables.webhookEndpoints)
@@ -227,17 +254,14 @@ describe("PATCH, DELETE and GET /panel/webhooks/{id}", () => {
     expect(JSON.stringify(audit)).not.toContain(newSecret);
     expect(audit.find((a) => (a.meta as { secretChanged?: boolean }).secretChanged)).toBeDefined();
 
-    const deleted = await op.request("DELETE", path);
+    const remove = () => op.api.webhooks.delete({ params: { id: endpoint.id } });
+    const deleted = await remove();
     expect(deleted.status).toBe(204);
-    for (const res of [
-      await op.get(path),
-      await op.request("DELETE", path),
-      await op.request("PATCH", path, {}),
-    ]) {
+    for (const res of [await getEndpoint(endpoint.id), await remove(), await update(endpoint.id, {})]) {
       expect(res.status).toBe(404);
-      expect(res.body.code).toBe("webhook.not_found");
+      expect(res.error.code).toBe("webhook.not_found");
     }
-    expect((await op.get(`${path}/deliveries`)).body.code).toBe("webhook.not_found");
+    expect((await deliveries(endpoint.id)).error.code).toBe("webhook.not_found");
   });
 
   it("GET /{id}/deliveries takes limit 1..200", async () => {
@@ -245,58 +269,60 @@ describe("PATCH, DELETE and GET /panel/webhooks/{id}", () => {
     for (const limit of ["0", "201", "x", "1.5"]) {
       const res = await op.get(`${base}/${endpoint.id}/deliveries?limit=${limit}`);
       expect(res.status, limit).toBe(400);
-      expect(res.body.code).toBe("request.invalid");
+      expect(res.error.code).toBe("request.invalid");
     }
-    for (const limit of ["1", "200"]) {
-      expect((await op.get(`${base}/${endpoint.id}/deliveries?limit=${limit}`)).body).toEqual([]);
+    for (const limit of [1, 200]) {
+      const res = await op.api.webhooks.deliveries({ params: { id: endpoint.id }, query: { limit } });
+      expect(res.body).toEqual([]);
     }
   });
 
   it("replay of an unknown delivery is 404 webhook_delivery.not_found", async () => {
-    const res = await op.post(`${base}/deliveries/00000000-0000-4000-8000-000000000000/replay`);
+    const res = await op.api.webhooks.replay({
+      params: { deliveryId: "00000000-0000-4000-8000-000000000000" },
+    });
     expect(res.status).toBe(404);
-    expect(res.body.code).toBe("webhook_delivery.not_found");
+    expect(res.error.code).toBe("webhook_delivery.not_found");
   });
 });
 
 describe("tRPC webhooks.*", () => {
   it("runs the same operations, operator-only except eventTypes", async () => {
-    const created = await op.post("/trpc/webhooks.create", {
-      json: {
-        url: "https://hooks.example.com/trpc",
-        secret: SECRET,
-        description: null,
-        events: ["license.issued"],
-      },
+    const endpoint = await op.trpc.webhooks.create.mutate({
+      url: "https://hooks.example.com/trpc",
+      secret: SECRET,
+      description: null,
+      events: ["license.issued"],
     });
-    expect(created.status).toBe(200);
-    const endpoint = created.body.result.data.json;
     expect(endpoint).toMatchObject({
       url: "https://hooks.example.com/trpc",
       isActive: true,
       description: "",
     });
-    expect(created.text).not.toContain(SECRET);
-    expect((await op.get(`${base}/${endpoint.id}`)).body).toEqual(endpoint);
+    expect(JSON.stringify(endpoint)).not.toContain(SECRET);
+    expect((await getEndpoint(endpoint.id)).body).toEqual(endpoint);
 
-    const updated = await op.post("/trpc/webhooks.update", { json: { id: endpoint.id, isActive: false } });
-    expect(updated.body.result.data.json.isActive).toBe(false);
-    const input = encodeURIComponent(JSON.stringify({ json: { id: endpoint.id, limit: 10 } }));
-    expect((await op.get(`/trpc/webhooks.deliveries?input=${input}`)).body.result.data.json).toEqual([]);
+    const updated = await op.trpc.webhooks.update.mutate({ id: endpoint.id, isActive: false });
+    expect(updated.isActive).toBe(false);
+    expect(await op.trpc.webhooks.deliveries.query({ id: endpoint.id, limit: 10 })).toEqual([]);
 
-    const denied = await viewer.client.get("/trpc/webhooks.list");
-    expect(denied.status).toBe(403);
-    expect(denied.body.error.json.data.appCode).toBe("auth.operator_required");
-    const invalid = await op.post("/trpc/webhooks.create", {
-      json: { url: "https://hooks.example.com/trpc", secret: "short", events: ["license.issued"] },
-    });
-    expect(invalid.status).toBe(400);
-    expect(invalid.body.error.json.data.appCode).toBe("webhook.secret_too_short");
-    const types = await viewer.client.get("/trpc/webhooks.eventTypes");
-    expect(types.body.result.data.json).toContain("license.heartbeat_missed");
+    const denied = await trpcError(viewer.client.trpc.webhooks.list.query());
+    expect(denied.data.httpStatus).toBe(403);
+    expect(denied.data.appCode).toBe("auth.operator_required");
+    const invalid = await trpcError(
+      op.trpc.webhooks.create.mutate({
+        url: "https://hooks.example.com/trpc",
+        secret: "short",
+        events: ["license.issued"],
+      }),
+    );
+    expect(invalid.data.httpStatus).toBe(400);
+    expect(invalid.data.appCode).toBe("webhook.secret_too_short");
+    const types = await viewer.client.trpc.webhooks.eventTypes.query();
+    expect(types).toContain("license.heartbeat_missed");
 
-    expect((await op.post("/trpc/webhooks.delete", { json: { id: endpoint.id } })).status).toBe(200);
-    expect((await op.get(`${base}/${endpoint.id}`)).status).toBe(404);
+    await op.trpc.webhooks.delete.mutate({ id: endpoint.id });
+    expect((await getEndpoint(endpoint.id)).status).toBe(404);
   });
 });
 
@@ -314,9 +340,9 @@ describe("SSRF guard at send time", () => {
       dns.set("rebind.example.com", ["127.0.0.1"]);
       await issueLicense(op, await createLicensedCompany(op));
       await webhooks.dispatchDueDeliveries(app.deps);
-      const [row] = (await op.get(`${base}/${res.body.id}/deliveries`)).body;
+      const [row] = (await deliveries(res.body.id)).body;
       expect(row).toMatchObject({ status: "Pending", attemptCount: 1, responseStatusCode: null });
-      expect(row.lastError).toMatch(/^refused: rebind\.example\.com resolves to 127\.0\.0\.1/);
+      expect(row!.lastError).toMatch(/^refused: rebind\.example\.com resolves to 127\.0\.0\.1/);
       expect(hooks.received).toHaveLength(0);
     } finally {
       await hooks.close();

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLicensedCompany, issueLicense, startTestApp, type TestApp } from "../testing/index.ts";
 
 /** The receiver example of the README's Webhooks section, run as written against real deliveries. */
-const root = fileURLToPath(new URL("../../../../../", import.meta.url));
+const root = fileURLToPath(new URL("../../../../", import.meta.url));
 const SECRET = "readme-example-secret-42";
 
 function readmeReceiver(): string {
@@ -61,11 +61,9 @@ describe("the README's receiver example", () => {
   it("accepts a real delivery (204) and rejects one signed with another secret (401)", async () => {
     const op = await app.client({ signIn: true });
     const url = `http://127.0.0.1:${port}/hooks`;
-    const good = await op.post("/api/v1/panel/webhooks", { url, secret: SECRET, events: ["license.issued"] });
-    const bad = await op.post("/api/v1/panel/webhooks", {
-      url,
-      secret: "some-other-secret-entirely",
-      events: ["license.issued"],
+    const good = await op.api.webhooks.create({ body: { url, secret: SECRET, events: ["license.issued"] } });
+    const bad = await op.api.webhooks.create({
+      body: { url, secret: "some-other-secret-entirely", events: ["license.issued"] },
     });
     const output: string[] = [];
     child.stdout!.on("data", (chunk: Buffer) => output.push(chunk.toString()));
@@ -73,8 +71,9 @@ describe("the README's receiver example", () => {
     // The example's receiver checks the Standard Webhooks timestamp against the wall clock, which is
     // where the test app's clock starts.
     expect(await webhooks.dispatchDueDeliveries(app.deps)).toBe(2);
-    const [accepted] = (await op.get(`/api/v1/panel/webhooks/${good.body.id}/deliveries`)).body;
-    const [rejected] = (await op.get(`/api/v1/panel/webhooks/${bad.body.id}/deliveries`)).body;
+    const deliveries = async (id: string) => (await op.api.webhooks.deliveries({ params: { id } })).body;
+    const [accepted] = await deliveries(good.body.id);
+    const [rejected] = await deliveries(bad.body.id);
     expect(accepted).toMatchObject({ status: "Succeeded", responseStatusCode: 204 });
     expect(rejected).toMatchObject({ status: "Pending", responseStatusCode: 401 });
     await new Promise((r) => setTimeout(r, 100));
