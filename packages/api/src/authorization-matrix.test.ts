@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { tables } from "@licensing/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueLicense } from "./testing/client-api.ts";
-import { startTestApp, type TestApp, type TestClient } from "./testing/index.ts";
+import { startTestApp, type ApiResponse, type TestApp, type TestClient } from "./testing/index.ts";
 import { createTemplate } from "./testing/licensing.ts";
 import {
   createCompany,
@@ -37,20 +37,14 @@ interface Tree {
   /** The sibling subtree, where `sibling` is an Admin. */
   b: CompanyBody;
 }
-interface Call {
-  method: "GET" | "POST" | "DELETE";
-  path: string;
-  body?: unknown;
-}
 interface Row {
   operation: string;
   minimum: string;
-  /** Builds the request; it may first create a fresh target, so every caller acts on its own. */
-  call(tree: Tree): Promise<Call>;
+  /** Sends the request with a caller's `api`; it may first create a fresh target, so every caller acts on its own. */
+  send(api: TestClient["api"], tree: Tree): Promise<ApiResponse<unknown>>;
   expect: Record<Who, Outcome>;
 }
 
-const p = "/api/v1/panel";
 const everyone = (outcome: Outcome): Record<Who, Outcome> =>
   Object.fromEntries(who.map((w) => [w, outcome])) as Record<Who, Outcome>;
 const operatorOnly: Record<Who, Outcome> = { ...everyone("403 auth.operator_required"), operator: "200" };
@@ -83,11 +77,10 @@ const fresh = {
   async license(tree: Tree) {
     templateId ??= (await createTemplate(operatorClient)).id;
     const license = await issueLicense(operatorClient, { companyId: tree.a1.id, templateId });
-    const activation = await operatorClient.post("/api/v1/client/activate", {
-      licenseKey: license.licenseKey,
-      hwFingerprint: "matrix",
+    const activation = await operatorClient.api.client.activate({
+      body: { licenseKey: license.licenseKey, hwFingerprint: "matrix" },
     });
-    return { id: license.id, activationId: activation.body.activationId as string };
+    return { id: license.id, activationId: activation.body.activationId };
   },
   async token(tree: Tree) {
     const [row] = await app.deps.db
@@ -106,121 +99,95 @@ const fresh = {
 
 let operatorClient: TestClient;
 let templateId: string | undefined;
-const licenses = `${p}/licenses`;
 const rows: Row[] = [
   // Companies
   {
     operation: "list companies",
     minimum: "any",
-    call: async () => ({ method: "GET", path: `${p}/companies` }),
+    send: (api) => api.companies.list(),
     expect: everyone("200"),
   },
   {
     operation: "read a company",
     minimum: "Viewer",
-    call: async (t) => ({ method: "GET", path: `${p}/companies/${t.a1.id}` }),
+    send: (api, t) => api.companies.get({ params: { id: t.a1.id } }),
     expect: viewerRow("200"),
   },
   {
     operation: "read a company's children",
     minimum: "Viewer",
-    call: async (t) => ({ method: "GET", path: `${p}/companies/${t.a.id}/children` }),
+    send: (api, t) => api.companies.children({ params: { id: t.a.id } }),
     expect: viewerRow("200"),
   },
   {
     operation: "read a company's subtree",
     minimum: "Viewer",
-    call: async (t) => ({ method: "GET", path: `${p}/companies/${t.a.id}/subtree` }),
+    send: (api, t) => api.companies.subtree({ params: { id: t.a.id } }),
     expect: viewerRow("200"),
   },
   {
     operation: "create a root company",
     minimum: "Operator",
-    call: async () => ({
-      method: "POST",
-      path: `${p}/companies`,
-      body: { name: "root", slug: uniqueSlug() },
-    }),
+    send: (api) => api.companies.create({ body: { name: "root", slug: uniqueSlug() } }),
     expect: { ...operatorOnly, operator: "201" },
   },
   {
     operation: "reparent",
     minimum: "Operator",
-    call: async (t) => ({
-      method: "POST",
-      path: `${p}/companies/${t.a1.id}/reparent`,
-      body: { newParentId: t.a.id },
-    }),
+    send: (api, t) => api.companies.reparent({ params: { id: t.a1.id }, body: { newParentId: t.a.id } }),
     expect: operatorOnly,
   },
   {
     operation: "create a child company",
     minimum: "Admin on the parent",
-    call: async (t) => ({
-      method: "POST",
-      path: `${p}/companies`,
-      body: { name: "c", slug: uniqueSlug(), parentId: t.a.id },
-    }),
+    send: (api, t) => api.companies.create({ body: { name: "c", slug: uniqueSlug(), parentId: t.a.id } }),
     expect: adminRow("201"),
   },
   {
     operation: "archive a company",
     minimum: "Owner",
-    call: async (t) => ({
-      method: "DELETE",
-      path: `${p}/companies/${(await createCompany(operatorClient, t.a1.id)).id}`,
-    }),
+    send: async (api, t) =>
+      api.companies.archive({ params: { id: (await createCompany(operatorClient, t.a1.id)).id } }),
     expect: { ...adminRow("204"), admin: "403 auth.forbidden", token: "403 auth.forbidden" },
   },
   // Users
   {
     operation: "list users",
     minimum: "Admin",
-    call: async (t) => ({ method: "GET", path: `${p}/users?companyId=${t.a.id}` }),
+    send: (api, t) => api.users.list({ query: { companyId: t.a.id } }),
     expect: { ...adminRow("200"), sibling: "403 auth.company_out_of_scope" },
   },
   {
     operation: "invite a user",
     minimum: "Admin",
-    call: async (t) => ({
-      method: "POST",
-      path: `${p}/users/invite`,
-      body: { email: uniqueEmail(), companyId: t.a1.id, role: "viewer" },
-    }),
+    send: (api, t) =>
+      api.users.invite({ body: { email: uniqueEmail(), companyId: t.a1.id, role: "viewer" } }),
     expect: adminRow("201"),
   },
   {
     operation: "invite a user with the owner role",
     minimum: "Owner",
-    call: async (t) => ({
-      method: "POST",
-      path: `${p}/users/invite`,
-      body: { email: uniqueEmail(), companyId: t.a1.id, role: "owner" },
-    }),
+    send: (api, t) => api.users.invite({ body: { email: uniqueEmail(), companyId: t.a1.id, role: "owner" } }),
     expect: { ...adminRow("201"), admin: "403 auth.forbidden", token: "403 auth.forbidden" },
   },
   {
     operation: "resend an invitation",
     minimum: "Admin",
-    call: async (t) => ({
-      method: "POST",
-      path: `${p}/users/${await fresh.user(t, { status: "pending" })}/resend-invite`,
-    }),
+    send: async (api, t) =>
+      api.users.resendInvite({ params: { id: await fresh.user(t, { status: "pending" }) } }),
     expect: adminRow("204"),
   },
   {
     operation: "deactivate a user",
     minimum: "Admin",
-    call: async (t) => ({ method: "DELETE", path: `${p}/users/${await fresh.user(t)}` }),
+    send: async (api, t) => api.users.deactivate({ params: { id: await fresh.user(t) } }),
     expect: adminRow("204"),
   },
   {
     operation: "deactivate an operator",
     minimum: "Operator",
-    call: async (t) => ({
-      method: "DELETE",
-      path: `${p}/users/${await fresh.user(t, { isOperator: true })}`,
-    }),
+    send: async (api, t) =>
+      api.users.deactivate({ params: { id: await fresh.user(t, { isOperator: true }) } }),
     expect: {
       operator: "204",
       owner: "403 auth.operator_required",
@@ -234,169 +201,159 @@ const rows: Row[] = [
   {
     operation: "list API tokens",
     minimum: "any",
-    call: async () => ({ method: "GET", path: `${p}/api-tokens` }),
+    send: (api) => api.apiTokens.list(),
     expect: everyone("200"),
   },
   {
     operation: "list API tokens with a company filter",
     minimum: "any, filter in scope",
-    call: async (t) => ({ method: "GET", path: `${p}/api-tokens?companyId=${t.a.id}` }),
+    send: (api, t) => api.apiTokens.list({ query: { companyId: t.a.id } }),
     expect: { ...everyone("200"), sibling: "403 auth.company_out_of_scope" },
   },
   {
     operation: "create an API token",
     minimum: "Admin on the target company",
-    call: async (t) => ({ method: "POST", path: `${p}/api-tokens`, body: { name: "m", companyId: t.a1.id } }),
+    send: (api, t) => api.apiTokens.create({ body: { name: "m", companyId: t.a1.id } }),
     expect: adminRow("201"),
   },
   {
     operation: "revoke an API token",
     minimum: "Admin on the target company",
-    call: async (t) => ({ method: "DELETE", path: `${p}/api-tokens/${await fresh.token(t)}` }),
+    send: async (api, t) => api.apiTokens.revoke({ params: { id: await fresh.token(t) } }),
     expect: adminRow("204"),
   },
   // Licenses, activations and templates
   {
     operation: "search licenses",
     minimum: "any (scoped)",
-    call: async () => ({ method: "GET", path: licenses }),
+    send: (api) => api.licenses.search(),
     expect: everyone("200"),
   },
   {
     operation: "read a license",
     minimum: "Viewer",
-    call: async (t) => ({ method: "GET", path: `${licenses}/${(await fresh.license(t)).id}` }),
+    send: async (api, t) => api.licenses.get({ params: { id: (await fresh.license(t)).id } }),
     expect: viewerRow("200"),
   },
   {
     operation: "read a license's activations",
     minimum: "Viewer",
-    call: async (t) => ({ method: "GET", path: `${licenses}/${(await fresh.license(t)).id}/activations` }),
+    send: async (api, t) => api.activations.list({ params: { id: (await fresh.license(t)).id } }),
     expect: viewerRow("200"),
   },
   {
     operation: "read a license's heartbeats",
     minimum: "Viewer",
-    call: async (t) => ({ method: "GET", path: `${licenses}/${(await fresh.license(t)).id}/heartbeats` }),
+    send: async (api, t) => api.activations.heartbeats({ params: { id: (await fresh.license(t)).id } }),
     expect: viewerRow("200"),
   },
   {
     operation: "download a license file",
     minimum: "Viewer",
-    call: async (t) => ({ method: "GET", path: `${licenses}/${(await fresh.license(t)).id}/download` }),
+    send: async (api, t) => api.licenses.file({ params: { id: (await fresh.license(t)).id } }),
     expect: viewerRow("200"),
   },
   {
     operation: "read a license's public key",
     minimum: "Viewer",
-    call: async (t) => ({ method: "GET", path: `${licenses}/${(await fresh.license(t)).id}/public-key` }),
+    send: async (api, t) => api.licenses.publicKey({ params: { id: (await fresh.license(t)).id } }),
     expect: viewerRow("200"),
   },
   {
     operation: "issue a license",
     minimum: "Admin on the company",
-    call: async (t) => {
+    send: async (api, t) => {
       templateId ??= (await createTemplate(operatorClient)).id;
-      return { method: "POST", path: licenses, body: { companyId: t.a1.id, templateId } };
+      return api.licenses.issue({ body: { companyId: t.a1.id, templateId } });
     },
     expect: { ...adminRow("201"), sibling: "404" },
   },
   {
     operation: "revoke a license",
     minimum: "Admin on the company",
-    call: async (t) => ({
-      method: "POST",
-      path: `${licenses}/${(await fresh.license(t)).id}/revoke`,
-      body: {},
-    }),
+    send: async (api, t) => api.licenses.revoke({ params: { id: (await fresh.license(t)).id }, body: {} }),
     expect: adminRow("204"),
   },
   {
     operation: "rebind a license",
     minimum: "Admin on the company",
-    call: async (t) => ({
-      method: "POST",
-      path: `${licenses}/${(await fresh.license(t)).id}/rebind`,
-      body: { hwFingerprint: "new-machine" },
-    }),
+    send: async (api, t) =>
+      api.licenses.rebind({
+        params: { id: (await fresh.license(t)).id },
+        body: { hwFingerprint: "new-machine" },
+      }),
     expect: adminRow("200"),
   },
   {
     operation: "reset an activation",
     minimum: "Admin on the company",
-    call: async (t) => {
+    send: async (api, t) => {
       const license = await fresh.license(t);
-      return { method: "POST", path: `${licenses}/${license.id}/activations/${license.activationId}/reset` };
+      return api.activations.reset({ params: { id: license.id, activationId: license.activationId } });
     },
     expect: adminRow("204"),
   },
   {
     operation: "read templates",
     minimum: "any",
-    call: async () => ({ method: "GET", path: `${p}/templates` }),
+    send: (api) => api.templates.list(),
     expect: everyone("200"),
   },
   {
     operation: "write templates",
     minimum: "Operator",
-    call: async () => ({
-      method: "POST",
-      path: `${p}/templates`,
-      body: { name: "T", productCode: uniqueSlug("P"), defaultOfflineDays: 7, defaultValidityDays: 30 },
-    }),
+    send: (api) =>
+      api.templates.create({
+        body: { name: "T", productCode: uniqueSlug("P"), defaultOfflineDays: 7, defaultValidityDays: 30 },
+      }),
     expect: { ...operatorOnly, operator: "201" },
   },
   // Webhooks
   {
     operation: "read event types",
     minimum: "any",
-    call: async () => ({ method: "GET", path: `${p}/webhooks/event-types` }),
+    send: (api) => api.webhooks.eventTypes(),
     expect: everyone("200"),
   },
   {
     operation: "read webhooks",
     minimum: "Operator",
-    call: async () => ({ method: "GET", path: `${p}/webhooks` }),
+    send: (api) => api.webhooks.list(),
     expect: operatorOnly,
   },
   {
     operation: "write webhooks",
     minimum: "Operator",
-    call: async () => ({
-      method: "POST",
-      path: `${p}/webhooks`,
-      // An address literal: the SSRF check needs no DNS, and it is public.
-      body: { url: "https://93.184.216.34/hooks", secret: "0123456789abcdef", events: ["license.issued"] },
-    }),
+    send: (api) =>
+      api.webhooks.create({
+        // An address literal: the SSRF check needs no DNS, and it is public.
+        body: { url: "https://93.184.216.34/hooks", secret: "0123456789abcdef", events: ["license.issued"] },
+      }),
     expect: { ...operatorOnly, operator: "201" },
   },
   // Audit and the operator group
   {
     operation: "read the audit log",
     minimum: "Operator",
-    call: async () => ({ method: "GET", path: `${p}/audit` }),
+    send: (api) => api.audit.list(),
     expect: operatorOnly,
   },
   {
     operation: "export the audit log",
     minimum: "Operator",
-    call: async () => ({ method: "GET", path: `${p}/audit/export?action=none` }),
+    send: (api) => api.audit.export({ query: { action: "none" } }),
     expect: operatorOnly,
   },
   {
     operation: "operator group: list operators",
     minimum: "Operator",
-    call: async () => ({ method: "GET", path: `${p}/operator/users` }),
+    send: (api) => api.operator.users.list(),
     expect: operatorOnly,
   },
   {
     operation: "operator group: invite an operator",
     minimum: "Operator",
-    call: async () => ({
-      method: "POST",
-      path: `${p}/operator/users/invite`,
-      body: { email: uniqueEmail("op") },
-    }),
+    send: (api) => api.operator.users.invite({ body: { email: uniqueEmail("op") } }),
     expect: operatorOnly,
   },
 ];
@@ -429,10 +386,9 @@ describe("minimum roles per operation (spec §5)", () => {
   it.each(cases)(
     "$row.operation ($row.minimum) as $who → $outcome",
     async ({ row, who: caller, outcome }) => {
-      const call = await row.call(tree);
-      const res = await clients[caller].request(call.method, call.path, call.body);
+      const res = await row.send(clients[caller].api, tree);
       const [status, code] = outcome.split(" ");
-      expect({ status: res.status, code: res.status >= 400 ? res.body?.code : undefined }).toEqual({
+      expect({ status: res.status, code: res.status >= 400 ? res.error.code : undefined }).toEqual({
         status: Number(status),
         code: code ?? (res.status >= 400 ? expect.any(String) : undefined),
       });

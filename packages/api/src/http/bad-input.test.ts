@@ -32,6 +32,10 @@ const errorBody = (code: string, status: number, message: unknown = expect.any(S
 });
 const examplePath = (path: string, value: string) => `/api/v1${path.replace(/\{\w+\}/, value)}`;
 const nested = (depth: number, leaf = "1") => "[".repeat(depth) + leaf + "]".repeat(depth);
+/** A tRPC error as its HTTP adapter sends it (superjson). */
+type TrpcErrorWire = {
+  error: { json: { message: string; data: { code: string; appCode: string | null } } };
+};
 const companyCount = async () => (await app.database.db.select().from(tables.companies)).length;
 
 /** Sends raw bytes over a socket and returns the status line and body, as a proxy in front would see them. */
@@ -57,7 +61,8 @@ describe("malformed percent-encoding in a path parameter", () => {
     expect(withParams.length).toBeGreaterThan(10);
     for (const route of withParams) {
       const res = await anonymous.request(route.method.toUpperCase(), examplePath(route.path, bad));
-      expect([route.path, res.status, res.body]).toEqual([
+      // `json`, not `error`: a failure still names the route.
+      expect([route.path, res.status, res.json]).toEqual([
         route.path,
         400,
         errorBody("request.invalid", 400, "A path parameter is not valid percent-encoded UTF-8"),
@@ -79,7 +84,7 @@ describe("a body that does not match its Content-Encoding", () => {
           '{"name":"x"}',
           { "content-encoding": enc },
         );
-        expect([route.path, res.status, res.body]).toEqual([
+        expect([route.path, res.status, res.json]).toEqual([
           route.path,
           400,
           errorBody("request.invalid_encoding", 400, "The request body does not match its Content-Encoding"),
@@ -92,7 +97,7 @@ describe("a body that does not match its Content-Encoding", () => {
     const res = await anonymous.request("POST", "/api/v1/client/activate", "{}", {
       "content-encoding": "zstd",
     });
-    expect(res.body).toEqual(
+    expect(res.error).toEqual(
       errorBody(
         "request.invalid_encoding",
         400,
@@ -139,7 +144,7 @@ describe("NUL characters and unpaired surrogates", () => {
   it("in a body string: a 400 naming the field, and nothing is written", async () => {
     const before = await companyCount();
     const res = await operator.post("/api/v1/panel/companies", { name: nul, slug: "nul-company" });
-    expect(res.body).toEqual(
+    expect(res.error).toEqual(
       errorBody(
         "request.invalid",
         400,
@@ -151,7 +156,7 @@ describe("NUL characters and unpaired surrogates", () => {
       "/api/v1/panel/companies",
       '{"name":"\\ud800x","slug":"surrogate-company"}',
     );
-    expect(surrogate.body).toEqual(
+    expect(surrogate.error).toEqual(
       errorBody(
         "request.invalid",
         400,
@@ -163,7 +168,7 @@ describe("NUL characters and unpaired surrogates", () => {
       "/api/v1/panel/companies",
       '{"name":"x\\udc00","slug":"s2"}',
     );
-    expect(lowAlone.body).toMatchObject({
+    expect(lowAlone.error).toMatchObject({
       code: "request.invalid",
       message: expect.stringMatching(/^body\.name: /),
     });
@@ -171,9 +176,8 @@ describe("NUL characters and unpaired surrogates", () => {
   });
 
   it("a paired surrogate (an emoji) is ordinary text", async () => {
-    const res = await operator.post("/api/v1/panel/companies", {
-      name: "Rocket \ud83d\ude80 Ltd",
-      slug: "rocket",
+    const res = await operator.api.companies.create({
+      body: { name: "Rocket \ud83d\ude80 Ltd", slug: "rocket" },
     });
     expect(res.status).toBe(201);
     expect(res.body.name).toBe("Rocket 🚀 Ltd");
@@ -185,7 +189,7 @@ describe("NUL characters and unpaired surrogates", () => {
       "/api/v1/panel/companies",
       '{"name":"n","slug":"k","x\\u0000":1}',
     );
-    expect(res.body).toEqual(
+    expect(res.error).toEqual(
       errorBody(
         "request.invalid",
         400,
@@ -196,7 +200,7 @@ describe("NUL characters and unpaired surrogates", () => {
 
   it("in a query parameter: license search and the audit export", async () => {
     const search = await operator.get("/api/v1/panel/licenses?search=a%00b");
-    expect(search.body).toEqual(
+    expect(search.error).toEqual(
       errorBody(
         "request.invalid",
         400,
@@ -205,7 +209,7 @@ describe("NUL characters and unpaired surrogates", () => {
     );
     const exported = await operator.get("/api/v1/panel/audit/export?format=csv&action=a%00b");
     expect(exported.status).toBe(400);
-    expect(exported.body).toMatchObject({
+    expect(exported.error).toMatchObject({
       code: "request.invalid",
       message: expect.stringMatching(/^query\.action: /),
     });
@@ -217,7 +221,7 @@ describe("NUL characters and unpaired surrogates", () => {
       hwFingerprint: "fp",
       machineName: nul,
     });
-    expect(res.body).toEqual(
+    expect(res.error).toEqual(
       errorBody(
         "request.invalid",
         400,
@@ -232,7 +236,7 @@ describe("NUL characters and unpaired surrogates", () => {
       ...target,
       config: '{"features":["ok","a\\u0000b"]}',
     });
-    expect(nulInConfig.body).toEqual(
+    expect(nulInConfig.error).toEqual(
       errorBody(
         "license.invalid_config",
         400,
@@ -243,7 +247,7 @@ describe("NUL characters and unpaired surrogates", () => {
       ...target,
       config: '{"limits":{"\\udfff":1}}',
     });
-    expect(surrogateKey.body).toMatchObject({
+    expect(surrogateKey.error).toMatchObject({
       code: "license.invalid_config",
       message: expect.stringMatching(/^config\.limits\./),
     });
@@ -251,7 +255,7 @@ describe("NUL characters and unpaired surrogates", () => {
       ...target,
       config: '{"limits":{"maxSeats":1e400}}',
     });
-    expect(huge.body).toEqual(
+    expect(huge.error).toEqual(
       errorBody("license.invalid_config", 400, "config.limits.maxSeats: is a number out of range"),
     );
   });
@@ -263,10 +267,9 @@ describe("NUL characters and unpaired surrogates", () => {
       JSON.stringify({ json: { name: nul, slug: "trpc-nul" } }),
     );
     expect(res.status).toBe(400);
-    expect(res.body.error.json.data).toMatchObject({ code: "BAD_REQUEST", appCode: "request.invalid" });
-    expect(res.body.error.json.message).toBe(
-      "input.name: contains a NUL character (U+0000), which cannot be stored",
-    );
+    const { error } = res.json as TrpcErrorWire;
+    expect(error.json.data).toMatchObject({ code: "BAD_REQUEST", appCode: "request.invalid" });
+    expect(error.json.message).toBe("input.name: contains a NUL character (U+0000), which cannot be stored");
   });
 });
 
@@ -281,12 +284,11 @@ describe("depth and size limits on JSON inputs", () => {
       ...target,
       config: `{"limits":{"deep":${nested(20_000)}}}`,
     });
-    expect(res.body).toEqual(
+    expect(res.error).toEqual(
       errorBody("license.invalid_config", 400, "config is nested deeper than 64 levels"),
     );
-    const fine = await operator.post("/api/v1/panel/licenses", {
-      ...target,
-      config: `{"limits":{"deep":${nested(60)}}}`,
+    const fine = await operator.api.licenses.issue({
+      body: { ...target, config: `{"limits":{"deep":${nested(60)}}}` },
     });
     expect(fine.status).toBe(201);
   });
@@ -296,15 +298,15 @@ describe("depth and size limits on JSON inputs", () => {
     const url = `/api/v1/panel/templates/${template.id}/versions`;
     const schema = '{"allOf":['.repeat(3000) + "{}" + "]}".repeat(3000);
     const deepSchema = await operator.post(url, { configSchema: schema });
-    expect(deepSchema.body).toEqual(
+    expect(deepSchema.error).toEqual(
       errorBody("template.invalid_config_schema", 400, "configSchema is nested deeper than 64 levels"),
     );
     const deepDefaults = await operator.post(url, { configSchema: "{}", defaults: `{"a":${nested(5000)}}` });
-    expect(deepDefaults.body).toEqual(
+    expect(deepDefaults.error).toEqual(
       errorBody("template.invalid_defaults", 400, "defaults is nested deeper than 64 levels"),
     );
     const nulDefaults = await operator.post(url, { configSchema: "{}", defaults: '{"a":"\\u0000"}' });
-    expect(nulDefaults.body).toMatchObject({
+    expect(nulDefaults.error).toMatchObject({
       code: "template.invalid_defaults",
       message: expect.stringMatching(/^defaults\.a: /),
     });
@@ -316,7 +318,7 @@ describe("depth and size limits on JSON inputs", () => {
       "/api/v1/panel/companies",
       `{"name":${nested(100_000, '"x"')}}`,
     );
-    expect(res.body).toEqual(
+    expect(res.error).toEqual(
       errorBody(
         "request.invalid",
         400,
@@ -326,23 +328,21 @@ describe("depth and size limits on JSON inputs", () => {
   });
 
   it("in a bulk issue, a too deep or too long item config fails only its own row", async () => {
-    const res = await operator.post("/api/v1/panel/licenses/bulk", {
-      templateId: target.templateId,
-      items: [
-        { companyId: target.companyId, config: '{"features":["a"]}' },
-        { companyId: target.companyId, config: `{"limits":{"deep":${nested(20_000)}}}` },
-        { companyId: target.companyId, config: JSON.stringify({ features: ["x".repeat(300 * 1024)] }) },
-        { companyId: target.companyId, config: '{"features":["\\u0000"]}' },
-        { companyId: target.companyId },
-      ],
+    const res = await operator.api.licenses.bulkIssue({
+      body: {
+        templateId: target.templateId,
+        items: [
+          { companyId: target.companyId, config: '{"features":["a"]}' },
+          { companyId: target.companyId, config: `{"limits":{"deep":${nested(20_000)}}}` },
+          { companyId: target.companyId, config: JSON.stringify({ features: ["x".repeat(300 * 1024)] }) },
+          { companyId: target.companyId, config: '{"features":["\\u0000"]}' },
+          { companyId: target.companyId },
+        ],
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ requested: 5, succeeded: 2, failed: 3 });
-    const rows = res.body.results as {
-      licenseKey: string | null;
-      errorCode: string | null;
-      errorMessage: string | null;
-    }[];
+    const rows = res.body.results;
     expect(rows.map((r) => r.errorCode)).toEqual([
       null,
       "license.invalid_config",
@@ -364,9 +364,8 @@ describe("depth and size limits on JSON inputs", () => {
     const template = await createTemplate(operator);
     const schema = '{"allOf":['.repeat(20) + '{"type":"object"}' + "]}".repeat(20);
     await addVersion(operator, template.id, { configSchema: schema });
-    const res = await operator.post("/api/v1/panel/licenses", {
-      companyId: target.companyId,
-      templateId: template.id,
+    const res = await operator.api.licenses.issue({
+      body: { companyId: target.companyId, templateId: template.id },
     });
     expect(res.status).toBe(201);
   });

@@ -34,19 +34,18 @@ let known: Known;
 beforeAll(async () => {
   app = await startTestApp();
   operator = await app.client({ signIn: true });
-  document = (await operator.get("/api/v1/openapi.json")).body as OpenApiDocument;
+  document = (await operator.get<OpenApiDocument>("/api/v1/openapi.json")).body;
   operations = operationsOf(document);
   const target = await createLicensedCompany(operator);
   const license = await issueLicense(operator, target, {
     config: '{"features":["x"],"limits":{"maxSeats":5}}',
   });
-  const activation = await operator.post("/api/v1/client/activate", {
-    licenseKey: license.licenseKey,
-    hwFingerprint: "fp",
+  const activation = await operator.api.client.activate({
+    body: { licenseKey: license.licenseKey, hwFingerprint: "fp" },
   });
   const token = await createTokenClient(app, { id: target.companyId });
   known = {
-    ids: [target.companyId, target.templateId, license.id, activation.body.activationId as string, token.id],
+    ids: [target.companyId, target.templateId, license.id, activation.body.activationId, token.id],
     licenseKeys: [license.licenseKey],
     cookie: () => operator.cookie,
     bearer: token.secret,

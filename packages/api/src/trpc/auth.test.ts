@@ -136,7 +136,7 @@ describe("auth procedures through createCaller", () => {
       .auth.twoFactor.enable({ code: await codeFor(secret), password: MEMBER_PASSWORD });
     expect(recoveryCodes).toHaveLength(10);
     expect(member.client.cookie).toBeDefined();
-    expect((await member.client.get("/api/v1/panel/auth/me")).status).toBe(401);
+    expect((await member.client.api.auth.me()).status).toBe(401);
   });
 
   it("keeps session-only operations from access tokens", async () => {
