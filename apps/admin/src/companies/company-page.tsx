@@ -1,9 +1,10 @@
-import { Badge, Group, Paper, SimpleGrid, Stack, Text } from "@mantine/core";
+import { Group, Paper, SimpleGrid, Stack, Text } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { getRouteApi } from "@tanstack/react-router";
 import { AnchorLink, ButtonLink } from "../lib/links.tsx";
 import { usePermissions } from "../lib/me.ts";
 import { useTRPC } from "../lib/trpc.ts";
+import { StatusBadge } from "../lib/status.tsx";
 import { formatDate, PageHeader, QueryState } from "../lib/ui.tsx";
 import { UsersPanel } from "./users-panel.tsx";
 
@@ -27,7 +28,7 @@ export function CompanyPage() {
           <PageHeader
             title={
               <>
-                {c.name} {c.status === "Archived" && <Badge color="gray">Archived</Badge>}
+                {c.name} {c.status === "Archived" && <StatusBadge of="company" status={c.status} />}
               </>
             }
           >

@@ -1,5 +1,5 @@
 import type { CompanyResponse, UserResponse } from "@licensing/contracts";
-import { Badge, Button, Group, Paper, Select, Table, TextInput, Title } from "@mantine/core";
+import { Button, Group, Paper, Select, Table, TextInput, Title } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
@@ -7,6 +7,7 @@ import { ActionDialog, useAction } from "../lib/action.tsx";
 import { ConfirmButton } from "../lib/confirm-button.tsx";
 import { usePermissions } from "../lib/me.ts";
 import { useTRPC } from "../lib/trpc.ts";
+import { StatusBadge } from "../lib/status.tsx";
 import { formatDate, QueryState } from "../lib/ui.tsx";
 
 /** Users and pending invitations of a company (its own members, not the subtree's). */
@@ -56,11 +57,7 @@ export function UsersPanel({ company }: { company: CompanyResponse }) {
                     <Table.Td>{u.email}</Table.Td>
                     <Table.Td>{u.role}</Table.Td>
                     <Table.Td>
-                      <Badge
-                        color={u.status === "active" ? "teal.9" : u.status === "pending" ? "yellow" : "gray"}
-                      >
-                        {u.status}
-                      </Badge>
+                      <StatusBadge of="user" status={u.status} />
                     </Table.Td>
                     <Table.Td>{formatDate(u.lastLoginAt)}</Table.Td>
                     {can.manageUsers && (

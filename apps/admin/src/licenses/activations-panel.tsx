@@ -1,8 +1,9 @@
 import type { LicenseResponse } from "@licensing/contracts";
-import { Badge, Button, Paper, Table, Title } from "@mantine/core";
+import { Button, Paper, Table, Title } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { useAction } from "../lib/action.tsx";
 import { useTRPC } from "../lib/trpc.ts";
+import { StatusBadge } from "../lib/status.tsx";
 import { formatDate, QueryState } from "../lib/ui.tsx";
 
 export function ActivationsPanel({ license, canWrite }: { license: LicenseResponse; canWrite: boolean }) {
@@ -38,7 +39,7 @@ export function ActivationsPanel({ license, canWrite }: { license: LicenseRespon
                     <Table.Td>{a.machineName ?? "—"}</Table.Td>
                     <Table.Td>{a.hwFingerprint ?? "—"}</Table.Td>
                     <Table.Td>
-                      <Badge color={a.status === "active" ? "teal.9" : "gray"}>{a.status}</Badge>
+                      <StatusBadge of="activation" status={a.status} />
                     </Table.Td>
                     <Table.Td>{formatDate(a.activatedAt)}</Table.Td>
                     <Table.Td>{formatDate(a.lastHeartbeatAt)}</Table.Td>

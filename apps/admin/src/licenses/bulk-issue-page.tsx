@@ -1,7 +1,6 @@
 import { BULK_MAX_ITEMS } from "@licensing/contracts";
 import {
   Alert,
-  Badge,
   Button,
   Code,
   FileInput,
@@ -20,6 +19,7 @@ import {
 import { useState } from "react";
 import { errorCode, errorMessage } from "../lib/errors.ts";
 import { usePermissions } from "../lib/me.ts";
+import { StatusBadge } from "../lib/status.tsx";
 import { PageHeader } from "../lib/ui.tsx";
 import { configProblem, outcomesCsv, readBulkCsv, type BulkOutcome, type BulkRow } from "./bulk-rows.ts";
 import { defaultTerms, LicenseTermsFields, termsRequest } from "./license-terms.tsx";
@@ -265,7 +265,7 @@ function Preview({ rows, ready }: { rows: BulkRow[]; ready: number }) {
                         {r.problem}
                       </Text>
                     ) : (
-                      <Badge color="teal.9">ready</Badge>
+                      <StatusBadge of="bulkRow" status="ready" />
                     )}
                   </Table.Td>
                 </Table.Tr>
@@ -277,9 +277,6 @@ function Preview({ rows, ready }: { rows: BulkRow[]; ready: number }) {
     </Paper>
   );
 }
-
-// Shades that pass AA contrast with the badge's text (yellow gets dark text from autoContrast).
-const statusColor = { issued: "teal.9", failed: "red.9", skipped: "yellow", "not sent": "gray.8" } as const;
 
 function Results({ outcomes, onAgain }: { outcomes: BulkOutcome[]; onAgain: () => void }) {
   const count = (status: BulkOutcome["status"]) => outcomes.filter((o) => o.status === status).length;
@@ -327,7 +324,7 @@ function Results({ outcomes, onAgain }: { outcomes: BulkOutcome[]; onAgain: () =
                 <Table.Td>{o.row.row}</Table.Td>
                 <Table.Td>{o.row.companyName ?? o.row.company}</Table.Td>
                 <Table.Td>
-                  <Badge color={statusColor[o.status]}>{o.status}</Badge>
+                  <StatusBadge of="bulkRow" status={o.status} />
                 </Table.Td>
                 <Table.Td>
                   {o.result?.licenseId && o.result.licenseKey ? (

@@ -1,7 +1,7 @@
 import type { LicenseStatus } from "@licensing/contracts";
 import { Badge, Code } from "@mantine/core";
 import { AnchorLink } from "../lib/links.tsx";
-import { statusColor } from "./lookups.ts";
+import { StatusBadge } from "../lib/status.tsx";
 
 /** A license's key, linking to its page. */
 export function LicenseKeyLink({ id, licenseKey }: { id: string; licenseKey: string }) {
@@ -16,7 +16,7 @@ export function LicenseKeyLink({ id, licenseKey }: { id: string; licenseKey: str
 export function LicenseStatusBadges({ status, isTrial }: { status: LicenseStatus; isTrial: boolean }) {
   return (
     <>
-      <Badge color={statusColor[status]}>{status}</Badge>
+      <StatusBadge of="license" status={status} />
       {isTrial && (
         <Badge ml={4} variant="outline">
           trial

@@ -1,15 +1,16 @@
-import { Badge, Button, Code, Loader, Group, Paper, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { Button, Code, Loader, Group, Paper, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { getRouteApi } from "@tanstack/react-router";
 import { lazy, Suspense, useState, type ReactNode } from "react";
 import { AnchorLink } from "../lib/links.tsx";
 import { usePermissions } from "../lib/me.ts";
 import { useTRPC } from "../lib/trpc.ts";
+import { StatusBadge } from "../lib/status.tsx";
 import { formatDate, PageHeader, QueryState } from "../lib/ui.tsx";
 import { ActivationsPanel } from "./activations-panel.tsx";
 import { decodeClaims } from "./claims.ts";
 import { LicenseActionDialog, type LicenseAction } from "./license-actions.tsx";
-import { statusColor, useLookups } from "./lookups.ts";
+import { useLookups } from "./lookups.ts";
 
 const route = getRouteApi("/app/licenses/$licenseId");
 const HeartbeatsChart = lazy(() => import("./heartbeats-chart.tsx"));
@@ -34,9 +35,7 @@ export function LicensePage() {
               title={
                 <>
                   <Code fz="inherit">{l.licenseKey}</Code>{" "}
-                  <Badge color={statusColor[l.status]} size="lg">
-                    {l.status}
-                  </Badge>
+                  <StatusBadge of="license" status={l.status} size="lg" />
                 </>
               }
             >

@@ -1,9 +1,10 @@
 import type { OperatorUserResponse } from "@licensing/contracts";
-import { Badge, Button, Group, Paper, Table, Text, Title } from "@mantine/core";
+import { Button, Group, Paper, Table, Text, Title } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useMe } from "../lib/me.ts";
 import { useTRPC } from "../lib/trpc.ts";
+import { StatusBadge } from "../lib/status.tsx";
 import { formatDate, QueryState } from "../lib/ui.tsx";
 import { DemoteDialog, InviteOperatorDialog, PromoteDialog } from "./operator-user-dialogs.tsx";
 
@@ -50,11 +51,7 @@ export function OperatorUsersPanel() {
                     <Table.Td>{u.email}</Table.Td>
                     <Table.Td>{u.displayName ?? "—"}</Table.Td>
                     <Table.Td>
-                      <Badge
-                        color={u.status === "active" ? "teal.9" : u.status === "pending" ? "yellow" : "gray"}
-                      >
-                        {u.status}
-                      </Badge>
+                      <StatusBadge of="user" status={u.status} />
                     </Table.Td>
                     <Table.Td>{u.totpEnabled ? "on" : "off"}</Table.Td>
                     <Table.Td>{formatDate(u.lastLoginAt)}</Table.Td>

@@ -1,11 +1,12 @@
 import { LICENSE_PAGE_SIZE } from "@licensing/contracts";
-import { Badge, Paper, Table, Text, TextInput } from "@mantine/core";
+import { Paper, Table, Text, TextInput } from "@mantine/core";
 import { useDebouncedCallback } from "@mantine/hooks";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { getRouteApi } from "@tanstack/react-router";
 import { AnchorLink } from "../lib/links.tsx";
 import { Pager } from "../lib/pager.tsx";
 import { useTRPC } from "../lib/trpc.ts";
+import { StatusBadge } from "../lib/status.tsx";
 import { formatDate, QueryState } from "../lib/ui.tsx";
 
 const route = getRouteApi("/app/operator");
@@ -76,7 +77,7 @@ export function TenantsPanel() {
                         </Table.Td>
                         <Table.Td>{t.slug}</Table.Td>
                         <Table.Td>
-                          <Badge color={t.status === "Active" ? "teal.9" : "gray"}>{t.status}</Badge>
+                          <StatusBadge of="company" status={t.status} />
                         </Table.Td>
                         <Table.Td ta="right">{t.descendantCount.toLocaleString("en")}</Table.Td>
                         <Table.Td ta="right">{t.licenseCount.toLocaleString("en")}</Table.Td>

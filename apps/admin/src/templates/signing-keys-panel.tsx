@@ -1,13 +1,12 @@
 import type { LicenseTemplateResponse } from "@licensing/contracts";
-import { Badge, Button, Code, Group, Paper, Table, Text } from "@mantine/core";
+import { Button, Code, Group, Paper, Table, Text } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { useAction } from "../lib/action.tsx";
 import { ConfirmButton } from "../lib/confirm-button.tsx";
 import { usePermissions } from "../lib/me.ts";
 import { useTRPC } from "../lib/trpc.ts";
+import { StatusBadge } from "../lib/status.tsx";
 import { formatDate, QueryState } from "../lib/ui.tsx";
-
-const statusColor = { Active: "teal.9", Inactive: "yellow", Retired: "gray" } as const;
 
 export function SigningKeysPanel({ template }: { template: LicenseTemplateResponse }) {
   const trpc = useTRPC();
@@ -55,7 +54,7 @@ export function SigningKeysPanel({ template }: { template: LicenseTemplateRespon
                       <Code>{k.publicKeyHex.slice(0, 16)}…</Code>
                     </Table.Td>
                     <Table.Td>
-                      <Badge color={statusColor[k.status]}>{k.status}</Badge>
+                      <StatusBadge of="signingKey" status={k.status} />
                     </Table.Td>
                     <Table.Td>{formatDate(k.createdAt)}</Table.Td>
                     {can.manageTemplates && (

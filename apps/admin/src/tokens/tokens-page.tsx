@@ -1,6 +1,5 @@
 import {
   Alert,
-  Badge,
   Button,
   Code,
   CopyButton,
@@ -19,6 +18,7 @@ import { ConfirmButton } from "../lib/confirm-button.tsx";
 import { errorMessage } from "../lib/errors.ts";
 import { useMe, usePermissions } from "../lib/me.ts";
 import { useTRPC } from "../lib/trpc.ts";
+import { StatusBadge } from "../lib/status.tsx";
 import { formatDate, PageHeader, QueryState } from "../lib/ui.tsx";
 import { useLookups } from "../licenses/lookups.ts";
 
@@ -86,7 +86,7 @@ export function TokensPage() {
                       {can.manageTokens && (
                         <Table.Td>
                           {t.revokedAt ? (
-                            <Badge color="gray">revoked</Badge>
+                            <StatusBadge of="token" status="revoked" />
                           ) : (
                             <ConfirmButton
                               label="Revoke"

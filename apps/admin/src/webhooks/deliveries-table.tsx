@@ -1,10 +1,11 @@
 import type { WebhookDeliveryResponse } from "@licensing/contracts";
-import { Alert, Badge, Button, Code, Group, Paper, SimpleGrid, Table, Text, Title } from "@mantine/core";
+import { Alert, Button, Code, Group, Paper, SimpleGrid, Table, Text, Title } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { Fragment, useState } from "react";
 import { useAction } from "../lib/action.tsx";
 import { errorMessage } from "../lib/errors.ts";
 import { useTRPC } from "../lib/trpc.ts";
+import { StatusBadge } from "../lib/status.tsx";
 import { formatDate, QueryState } from "../lib/ui.tsx";
 import { unclipped } from "./webhooks-page.tsx";
 
@@ -12,12 +13,6 @@ const LIMIT = 50;
 // While a delivery is Pending the list follows it; the server's workers poll every 15 seconds.
 const POLL_MS = 2_000;
 const COLUMNS = 9;
-
-export const deliveryStatusColor = {
-  Pending: "yellow",
-  Succeeded: "teal.9",
-  Failed: "red.9",
-} as const;
 
 /** An endpoint's latest deliveries, newest first; a row opens on its payload and the response. */
 export function DeliveriesTable({ endpointId }: { endpointId: string }) {
@@ -73,9 +68,7 @@ export function DeliveriesTable({ endpointId }: { endpointId: string }) {
                   <Fragment key={d.id}>
                     <Table.Tr>
                       <Table.Td>
-                        <Badge color={deliveryStatusColor[d.status]} styles={unclipped}>
-                          {d.status}
-                        </Badge>
+                        <StatusBadge of="delivery" status={d.status} styles={unclipped} />
                       </Table.Td>
                       <Table.Td>{d.eventType}</Table.Td>
                       <Table.Td>{formatDate(d.createdAt)}</Table.Td>

@@ -5,6 +5,7 @@ import { useState } from "react";
 import { AnchorLink } from "../lib/links.tsx";
 import { usePermissions } from "../lib/me.ts";
 import { useTRPC } from "../lib/trpc.ts";
+import { StatusBadge } from "../lib/status.tsx";
 import { formatDate, PageHeader, QueryState } from "../lib/ui.tsx";
 import { DeleteWebhookDialog, WebhookFormDialog } from "./webhook-dialogs.tsx";
 
@@ -128,9 +129,5 @@ export function EventBadges({ events }: { events: string[] }) {
 export const unclipped = { label: { overflow: "visible" } } as const;
 
 export function ActiveBadge({ active }: { active: boolean }) {
-  return (
-    <Badge color={active ? "teal.9" : "gray.7"} styles={unclipped}>
-      {active ? "active" : "inactive"}
-    </Badge>
-  );
+  return <StatusBadge of="webhook" status={active ? "active" : "inactive"} styles={unclipped} />;
 }
