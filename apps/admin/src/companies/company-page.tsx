@@ -22,7 +22,7 @@ export function CompanyPage() {
   });
 
   return (
-    <QueryState query={company} label="the company" empty="">
+    <QueryState query={company} label="the company">
       {(c) => (
         <Stack>
           <PageHeader

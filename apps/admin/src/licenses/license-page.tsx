@@ -25,7 +25,7 @@ export function LicensePage() {
   const [action, setAction] = useState<LicenseAction | null>(null);
 
   return (
-    <QueryState query={license} label="the license" empty="">
+    <QueryState query={license} label="the license">
       {(l) => {
         const claims = file.data ? decodeClaims(file.data.token) : null;
         const live = l.status === "Active" || l.status === "Suspended";

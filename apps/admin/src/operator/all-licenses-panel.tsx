@@ -1,12 +1,13 @@
 import { LICENSE_PAGE_SIZE, LicenseStatus } from "@licensing/contracts";
-import { Paper, Select, SimpleGrid, Table } from "@mantine/core";
+import { Paper, Select, SimpleGrid } from "@mantine/core";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { getRouteApi } from "@tanstack/react-router";
-import { LicenseKeyLink, LicenseStatusBadges } from "../licenses/license-cells.tsx";
+import { licenseColumns } from "../licenses/license-cells.tsx";
 import { useLookups } from "../licenses/lookups.ts";
-import { Pager } from "../lib/pager.tsx";
+import { DataTable } from "../lib/data-table.tsx";
+import { toPage } from "../lib/search.ts";
 import { useTRPC } from "../lib/trpc.ts";
-import { formatDate, QueryState } from "../lib/ui.tsx";
+import { formatDate } from "../lib/ui.tsx";
 import type { OperatorSearch } from "./operator-search.ts";
 
 const route = getRouteApi("/app/operator");
@@ -78,56 +79,29 @@ export function AllLicensesPanel() {
         />
       </SimpleGrid>
       <Paper withBorder>
-        <QueryState
+        <DataTable
           query={results}
           label="licenses"
           empty="No license matches these filters."
-          isEmpty={(p) => p.items.length === 0}
-        >
-          {(result) => (
-            <>
-              <Table.ScrollContainer minWidth={760}>
-                <Table striped highlightOnHover aria-label="All licenses">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>License key</Table.Th>
-                      <Table.Th>Company</Table.Th>
-                      <Table.Th>Product</Table.Th>
-                      <Table.Th>Status</Table.Th>
-                      <Table.Th>Issued</Table.Th>
-                      <Table.Th>Expires</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {result.items.map((l) => (
-                      <Table.Tr key={l.id}>
-                        <Table.Td>
-                          <LicenseKeyLink id={l.id} licenseKey={l.licenseKey} />
-                        </Table.Td>
-                        <Table.Td>{l.companyName}</Table.Td>
-                        <Table.Td>{l.productCode}</Table.Td>
-                        <Table.Td>
-                          <LicenseStatusBadges status={l.status} isTrial={l.isTrial} />
-                        </Table.Td>
-                        <Table.Td>{formatDate(l.issuedAt)}</Table.Td>
-                        <Table.Td>{formatDate(l.expiresAt)}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
-              <Pager
-                total={result.total}
-                noun="licenses"
-                page={page}
-                pageSize={PAGE_SIZE}
-                onPage={(p) =>
-                  void navigate({ search: (prev) => ({ ...prev, page: p > 1 ? p : undefined }) })
-                }
-              />
-            </>
-          )}
-        </QueryState>
+          paging={{
+            noun: "licenses",
+            page,
+            pageSize: PAGE_SIZE,
+            onPage: (p) => void navigate({ search: toPage(p) }),
+          }}
+          minWidth={760}
+          striped
+          highlightOnHover
+          aria-label="All licenses"
+          columns={[
+            licenseColumns.key,
+            { header: "Company", cell: (l) => l.companyName },
+            { header: "Product", cell: (l) => l.productCode },
+            licenseColumns.status,
+            { header: "Issued", cell: (l) => formatDate(l.issuedAt) },
+            licenseColumns.expires,
+          ]}
+        />
       </Paper>
     </>
   );

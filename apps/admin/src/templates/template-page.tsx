@@ -30,7 +30,7 @@ export function TemplatePage() {
   const trpc = useTRPC();
   const template = useQuery(trpc.templates.get.queryOptions({ id: templateId }));
   return (
-    <QueryState query={template} label="the template" empty="">
+    <QueryState query={template} label="the template">
       {(t) => (
         <Stack>
           <PageHeader
