@@ -6,7 +6,7 @@ import { getRouteApi } from "@tanstack/react-router";
 import { ButtonLink } from "../lib/links.tsx";
 import { usePermissions } from "../lib/me.ts";
 import { DataTable } from "../lib/data-table.tsx";
-import { toPage } from "../lib/search.ts";
+import { usePaging } from "../lib/search.ts";
 import { useTRPC } from "../lib/trpc.ts";
 import { PageHeader } from "../lib/ui.tsx";
 import { licenseColumns } from "./license-cells.tsx";
@@ -22,9 +22,9 @@ export function LicensesPage() {
   const trpc = useTRPC();
   const can = usePermissions();
   const lookups = useLookups();
-  const page = search.page ?? 1;
+  const paging = usePaging("licenses", PAGE_SIZE);
   const results = useQuery({
-    ...trpc.licenses.search.queryOptions({ ...search, page, pageSize: PAGE_SIZE }),
+    ...trpc.licenses.search.queryOptions({ ...search, page: paging.page, pageSize: PAGE_SIZE }),
     placeholderData: keepPreviousData,
   });
   const setFilter = (patch: Partial<LicenseSearch>) =>
@@ -84,12 +84,7 @@ export function LicensesPage() {
           query={results}
           label="licenses"
           empty="No license matches these filters."
-          paging={{
-            noun: "licenses",
-            page,
-            pageSize: PAGE_SIZE,
-            onPage: (p) => void navigate({ search: toPage(p) }),
-          }}
+          paging={paging}
           minWidth={720}
           striped
           highlightOnHover

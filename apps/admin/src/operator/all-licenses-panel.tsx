@@ -5,7 +5,7 @@ import { getRouteApi } from "@tanstack/react-router";
 import { licenseColumns } from "../licenses/license-cells.tsx";
 import { useLookups } from "../licenses/lookups.ts";
 import { DataTable } from "../lib/data-table.tsx";
-import { toPage } from "../lib/search.ts";
+import { usePaging } from "../lib/search.ts";
 import { useTRPC } from "../lib/trpc.ts";
 import { formatDate } from "../lib/ui.tsx";
 import type { OperatorSearch } from "./operator-search.ts";
@@ -23,7 +23,7 @@ export function AllLicensesPanel() {
   const navigate = route.useNavigate();
   const trpc = useTRPC();
   const lookups = useLookups();
-  const page = search.page ?? 1;
+  const paging = usePaging("licenses", PAGE_SIZE);
   const { status, templateId, companyId, trial } = search;
   const results = useQuery({
     ...trpc.operator.licenses.queryOptions({
@@ -31,7 +31,7 @@ export function AllLicensesPanel() {
       templateId,
       companyId,
       trial,
-      page,
+      page: paging.page,
       pageSize: PAGE_SIZE,
     }),
     placeholderData: keepPreviousData,
@@ -83,12 +83,7 @@ export function AllLicensesPanel() {
           query={results}
           label="licenses"
           empty="No license matches these filters."
-          paging={{
-            noun: "licenses",
-            page,
-            pageSize: PAGE_SIZE,
-            onPage: (p) => void navigate({ search: toPage(p) }),
-          }}
+          paging={paging}
           minWidth={760}
           striped
           highlightOnHover

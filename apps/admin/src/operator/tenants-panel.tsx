@@ -5,7 +5,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { getRouteApi } from "@tanstack/react-router";
 import { AnchorLink } from "../lib/links.tsx";
 import { DataTable } from "../lib/data-table.tsx";
-import { toPage } from "../lib/search.ts";
+import { usePaging } from "../lib/search.ts";
 import { useTRPC } from "../lib/trpc.ts";
 import { StatusBadge } from "../lib/status.tsx";
 import { formatDate } from "../lib/ui.tsx";
@@ -18,9 +18,9 @@ export function TenantsPanel() {
   const search = route.useSearch();
   const navigate = route.useNavigate();
   const trpc = useTRPC();
-  const page = search.page ?? 1;
+  const paging = usePaging("tenants", PAGE_SIZE);
   const tenants = useQuery({
-    ...trpc.operator.tenants.queryOptions({ search: search.search, page, pageSize: PAGE_SIZE }),
+    ...trpc.operator.tenants.queryOptions({ search: search.search, page: paging.page, pageSize: PAGE_SIZE }),
     placeholderData: keepPreviousData,
   });
   const setText = useDebouncedCallback(
@@ -47,12 +47,7 @@ export function TenantsPanel() {
           query={tenants}
           label="tenants"
           empty="No root company matches."
-          paging={{
-            noun: "tenants",
-            page,
-            pageSize: PAGE_SIZE,
-            onPage: (p) => void navigate({ search: toPage(p) }),
-          }}
+          paging={paging}
           minWidth={720}
           striped
           highlightOnHover
