@@ -127,7 +127,7 @@ const issueLicense = createRoute({
 const bulkIssue = createRoute({
   getParentRoute: () => app,
   path: "/licenses/bulk",
-  component: lazyRouteComponent(() => import("./licenses/bulk-issue-page.tsx"), "BulkIssuePage"),
+  component: lazyRouteComponent(() => import("./licenses/bulk/bulk-issue-page.tsx"), "BulkIssuePage"),
 });
 const license = createRoute({
   getParentRoute: () => app,
