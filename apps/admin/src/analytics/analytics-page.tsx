@@ -1,21 +1,11 @@
 import type { UsageResponse } from "@licensing/contracts";
-import {
-  Button,
-  Group,
-  Loader,
-  Paper,
-  Select,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from "@mantine/core";
+import { Button, Group, Loader, Paper, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { getRouteApi } from "@tanstack/react-router";
 import { lazy, Suspense } from "react";
 import { DataTable } from "../lib/data-table.tsx";
+import { FilterSelect } from "../lib/filter-select.tsx";
 import { errorCode, errorMessage } from "../lib/errors.ts";
 import { AnchorLink } from "../lib/links.tsx";
 import { useTRPC } from "../lib/trpc.ts";
@@ -67,15 +57,14 @@ export function AnalyticsPage() {
             error={rangeError}
             onApply={(from, to) => setSearch({ from, to })}
           />
-          <Select
+          <FilterSelect
             label="Company"
             description="That company and every company below it"
             placeholder="Every company you can see"
-            clearable
             searchable
             data={(companies.data ?? []).map((c) => ({ value: c.id, label: c.name }))}
-            value={search.companyId ?? null}
-            onChange={(v) => setSearch({ companyId: v ?? undefined })}
+            value={search.companyId}
+            onChange={(v) => setSearch({ companyId: v })}
           />
         </SimpleGrid>
       </Paper>

@@ -1,11 +1,11 @@
-import { Group, Paper, SimpleGrid, Stack, Text } from "@mantine/core";
+import { Group, Paper, SimpleGrid, Stack } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { getRouteApi } from "@tanstack/react-router";
 import { AnchorLink, ButtonLink } from "../lib/links.tsx";
 import { usePermissions } from "../lib/me.ts";
 import { useTRPC } from "../lib/trpc.ts";
 import { StatusBadge } from "../lib/status.tsx";
-import { formatDate, PageHeader, QueryState } from "../lib/ui.tsx";
+import { Field, formatDate, PageHeader, QueryState } from "../lib/ui.tsx";
 import { UsersPanel } from "./users-panel.tsx";
 
 const route = getRouteApi("/app/companies/$companyId");
@@ -78,16 +78,5 @@ export function CompanyPage() {
         </Stack>
       )}
     </QueryState>
-  );
-}
-
-function Field({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <Text component="div">{children}</Text>
-    </div>
   );
 }

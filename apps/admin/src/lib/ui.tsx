@@ -67,5 +67,17 @@ export function PageHeader({ title, children }: { title: ReactNode; children?: R
   );
 }
 
+/** A labelled value on a detail page: "Company", then the company. */
+export function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      <Text component="div">{children}</Text>
+    </div>
+  );
+}
+
 export const formatDate = (iso: string | null | undefined) =>
   iso ? new Date(iso).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" }) : "—";

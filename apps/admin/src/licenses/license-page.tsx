@@ -1,12 +1,12 @@
 import { Button, Code, Loader, Group, Paper, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { getRouteApi } from "@tanstack/react-router";
-import { lazy, Suspense, useState, type ReactNode } from "react";
+import { lazy, Suspense, useState } from "react";
 import { AnchorLink } from "../lib/links.tsx";
 import { usePermissions } from "../lib/me.ts";
 import { useTRPC } from "../lib/trpc.ts";
 import { StatusBadge } from "../lib/status.tsx";
-import { formatDate, PageHeader, QueryState } from "../lib/ui.tsx";
+import { Field, formatDate, PageHeader, QueryState } from "../lib/ui.tsx";
 import { ActivationsPanel } from "./activations-panel.tsx";
 import { decodeClaims } from "./claims.ts";
 import { LicenseActionDialog, type LicenseAction } from "./license-actions.tsx";
@@ -136,16 +136,5 @@ export function LicensePage() {
         );
       }}
     </QueryState>
-  );
-}
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <Text component="div">{children}</Text>
-    </div>
   );
 }

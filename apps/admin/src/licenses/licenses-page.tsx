@@ -1,11 +1,12 @@
 import { LICENSE_PAGE_SIZE, LicenseStatus } from "@licensing/contracts";
-import { Paper, Select, SimpleGrid, TextInput } from "@mantine/core";
+import { Paper, SimpleGrid, TextInput } from "@mantine/core";
 import { useDebouncedCallback } from "@mantine/hooks";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { getRouteApi } from "@tanstack/react-router";
 import { ButtonLink } from "../lib/links.tsx";
 import { usePermissions } from "../lib/me.ts";
 import { DataTable } from "../lib/data-table.tsx";
+import { FilterSelect } from "../lib/filter-select.tsx";
 import { usePaging } from "../lib/search.ts";
 import { useTRPC } from "../lib/trpc.ts";
 import { PageHeader } from "../lib/ui.tsx";
@@ -52,31 +53,28 @@ export function LicensesPage() {
           defaultValue={search.search ?? ""}
           onChange={(e) => setText(e.currentTarget.value)}
         />
-        <Select
+        <FilterSelect
           label="Status"
           placeholder="Any status"
-          clearable
           data={LicenseStatus.options}
-          value={search.status ?? null}
-          onChange={(v) => setFilter({ status: v ?? undefined })}
+          value={search.status}
+          onChange={(v) => setFilter({ status: v })}
         />
-        <Select
+        <FilterSelect
           label="Company"
           placeholder="Any company"
-          clearable
           searchable
           data={lookups.companies.map((c) => ({ value: c.id, label: c.name }))}
-          value={search.companyId ?? null}
-          onChange={(v) => setFilter({ companyId: v ?? undefined })}
+          value={search.companyId}
+          onChange={(v) => setFilter({ companyId: v })}
         />
-        <Select
+        <FilterSelect
           label="Template"
           placeholder="Any template"
-          clearable
           searchable
           data={lookups.templates.map((t) => ({ value: t.id, label: t.name }))}
-          value={search.templateId ?? null}
-          onChange={(v) => setFilter({ templateId: v ?? undefined })}
+          value={search.templateId}
+          onChange={(v) => setFilter({ templateId: v })}
         />
       </SimpleGrid>
       <Paper withBorder>

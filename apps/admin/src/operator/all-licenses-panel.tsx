@@ -1,10 +1,11 @@
 import { LICENSE_PAGE_SIZE, LicenseStatus } from "@licensing/contracts";
-import { Paper, Select, SimpleGrid } from "@mantine/core";
+import { Paper, SimpleGrid } from "@mantine/core";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { getRouteApi } from "@tanstack/react-router";
 import { licenseColumns } from "../licenses/license-cells.tsx";
 import { useLookups } from "../licenses/lookups.ts";
 import { DataTable } from "../lib/data-table.tsx";
+import { FilterSelect } from "../lib/filter-select.tsx";
 import { usePaging } from "../lib/search.ts";
 import { useTRPC } from "../lib/trpc.ts";
 import { formatDate } from "../lib/ui.tsx";
@@ -42,40 +43,36 @@ export function AllLicensesPanel() {
   return (
     <>
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} mb="md">
-        <Select
+        <FilterSelect
           label="Status"
           placeholder="Any status"
-          clearable
           data={LicenseStatus.options}
-          value={status ?? null}
-          onChange={(v) => setFilter({ status: v ?? undefined })}
+          value={status}
+          onChange={(v) => setFilter({ status: v })}
         />
-        <Select
+        <FilterSelect
           label="Template"
           placeholder="Any template"
-          clearable
           searchable
           data={lookups.templates.map((t) => ({ value: t.id, label: `${t.name} (${t.productCode})` }))}
-          value={templateId ?? null}
-          onChange={(v) => setFilter({ templateId: v ?? undefined })}
+          value={templateId}
+          onChange={(v) => setFilter({ templateId: v })}
         />
-        <Select
+        <FilterSelect
           label="Company"
           description="Its own licenses, not its children's"
           placeholder="Any company"
-          clearable
           searchable
           data={lookups.companies.map((c) => ({ value: c.id, label: c.name }))}
-          value={companyId ?? null}
-          onChange={(v) => setFilter({ companyId: v ?? undefined })}
+          value={companyId}
+          onChange={(v) => setFilter({ companyId: v })}
         />
-        <Select
+        <FilterSelect
           label="Trial"
           placeholder="Trial or not"
-          clearable
           data={TRIAL}
-          value={trial === undefined ? null : String(trial)}
-          onChange={(v) => setFilter({ trial: v === null ? undefined : v === "true" })}
+          value={trial === undefined ? undefined : String(trial)}
+          onChange={(v) => setFilter({ trial: v === undefined ? undefined : v === "true" })}
         />
       </SimpleGrid>
       <Paper withBorder>
