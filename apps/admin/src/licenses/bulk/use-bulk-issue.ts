@@ -1,21 +1,26 @@
-import { BULK_MAX_ITEMS, type BulkIssueRequest } from "@licensing/contracts";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { RouterInputs } from "@licensing/api";
+import { BULK_MAX_ITEMS } from "@licensing/contracts";
 import { useState } from "react";
-import { errorCode, errorMessage } from "../lib/errors.ts";
-import { useTRPC } from "../lib/trpc.ts";
+import { useAction } from "../../lib/action.tsx";
+import { errorCode, errorMessage } from "../../lib/errors.ts";
+import { useIdempotent } from "../../lib/idempotency.ts";
+import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { chunks, outcomes, type BulkOutcome, type BulkResult, type BulkRow } from "./bulk-rows.ts";
 
-export type BulkTerms = Omit<BulkIssueRequest, "items">;
+/** What every license of the batch shares: the template and the terms. */
+export type BulkTerms = Omit<RouterInputs["licenses"]["bulkIssue"], "items">;
 
 /**
  * Sends the ready rows in calls of at most BULK_MAX_ITEMS, one after the other, counting the progress.
  * A failing item does not stop the batch (the server reports it); a failing call (the terms are refused,
- * the network is gone) stops it, and the rows not sent say why.
+ * the network is gone) stops it, and the rows not sent say why. Each call carries an Idempotency-Key:
+ * sending the same rows again after a lost answer gets the licenses the first attempt issued.
  */
 export function useBulkIssue() {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const call = useMutation(trpc.licenses.bulkIssue.mutationOptions());
+  const call = useAction(useIdempotent(useTRPCClient().licenses.bulkIssue.mutate), {
+    invalidate: [trpc.licenses.pathKey()],
+  });
   const [progress, setProgress] = useState<{ sent: number; total: number } | null>(null);
   const [result, setResult] = useState<{ outcomes: BulkOutcome[]; error: unknown } | null>(null);
 
@@ -41,7 +46,6 @@ export function useBulkIssue() {
     const stopped = failure ? { code: errorCode(failure), message: errorMessage(failure) } : null;
     setResult({ outcomes: outcomes(rows, results, stopped), error: failure });
     setProgress(null);
-    if (results.length > 0) await queryClient.invalidateQueries({ queryKey: trpc.licenses.pathKey() });
   };
 
   return { send, progress, result, reset: () => setResult(null) };

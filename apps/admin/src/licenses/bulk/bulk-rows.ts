@@ -1,6 +1,7 @@
-import type { BulkIssueResponse, CompanyResponse } from "@licensing/contracts";
-import { CsvError, parseCsv, toCsv } from "../lib/csv.ts";
-import { jsonError } from "../templates/json-field.ts";
+import type { RouterOutputs } from "@licensing/api";
+import type { CompanyResponse } from "@licensing/contracts";
+import { CsvError, parseCsv, toCsv } from "../../lib/csv.ts";
+import { jsonError } from "../../templates/json-field.ts";
 
 /** A data row of the uploaded CSV, checked against what the browser knows before anything is sent. */
 export interface BulkRow {
@@ -15,7 +16,7 @@ export interface BulkRow {
   problem: string | null;
 }
 
-export type BulkResult = BulkIssueResponse["results"][number];
+export type BulkResult = RouterOutputs["licenses"]["bulkIssue"]["results"][number];
 
 /** A row after sending: the server's result, or why it was not sent. */
 export interface BulkOutcome {

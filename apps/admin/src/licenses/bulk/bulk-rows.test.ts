@@ -1,6 +1,6 @@
 import type { CompanyResponse } from "@licensing/contracts";
 import { describe, expect, it } from "vitest";
-import { parseCsv } from "../lib/csv.ts";
+import { parseCsv } from "../../lib/csv.ts";
 import { chunks, outcomes, outcomesCsv, readBulkCsv } from "./bulk-rows.ts";
 
 const company = (id: string, slug: string, status: "Active" | "Archived" = "Active"): CompanyResponse => ({
