@@ -36,10 +36,15 @@ function parsePart(schema: ZodType | undefined, value: unknown, location: string
 
 /** The transport-neutral view of an Express request. */
 export function restCallRequest(req: Request, res: Response, cookies: CookieSettings): CallRequest {
+  // Read lazily: the heartbeat, most of the traffic, needs only the signature's parts.
   return {
     header: (name) => req.get(name),
-    info: { ip: req.ip ?? null, userAgent: req.get("user-agent") ?? null },
-    requestId: currentRequestId(),
+    get info() {
+      return { ip: req.ip ?? null, userAgent: req.get("user-agent") ?? null };
+    },
+    get requestId() {
+      return currentRequestId();
+    },
     get idempotencyKey() {
       return req.get("idempotency-key");
     },
