@@ -136,8 +136,10 @@ export default tseslint.config(
   },
   {
     // The admin app (decision 0030) runs in the browser: from the server side it takes the contracts and
-    // only the AppRouter *type*, so no server code can reach the bundle.
+    // only the AppRouter *type*, so no server code can reach the bundle. Its tests run in Node and may
+    // start the real server (`@licensing/api/testing`).
     files: ["apps/admin/src/**/*.{ts,tsx}"],
+    ignores: testsAndHelpers,
     rules: {
       "@typescript-eslint/no-restricted-imports": [
         "error",

@@ -173,27 +173,26 @@ async function main() {
   log(`seeding ${licenseCount} licenses…`);
   const operator = new TestClient(base);
   await operator.login("bench@example.com", "bench-password-1");
-  const company = await operator.post("/api/v1/panel/companies", { name: "Bench", slug: "bench" });
-  const template = await operator.post("/api/v1/panel/templates", {
-    name: "Bench product",
-    productCode: "BENCH",
-    defaultOfflineDays: 7,
-    defaultValidityDays: 365,
+  const company = await operator.api.companies.create({ body: { name: "Bench", slug: "bench" } });
+  const template = await operator.api.templates.create({
+    body: { name: "Bench product", productCode: "BENCH", defaultOfflineDays: 7, defaultValidityDays: 365 },
   });
   const keys: string[] = [];
   for (let offset = 0; offset < licenseCount; offset += 200) {
     const size = Math.min(200, licenseCount - offset);
-    const bulk = await operator.post("/api/v1/panel/licenses/bulk", {
-      templateId: template.body.id,
-      items: Array.from({ length: size }, () => ({ companyId: company.body.id })),
-      config: JSON.stringify({ features: [], limits: { maxSeats: 1_000_000 } }),
+    const bulk = await operator.api.licenses.bulkIssue({
+      body: {
+        templateId: template.body.id,
+        items: Array.from({ length: size }, () => ({ companyId: company.body.id })),
+        config: JSON.stringify({ features: [], limits: { maxSeats: 1_000_000 } }),
+      },
     });
-    for (const row of bulk.body.results) keys.push(row.licenseKey);
+    for (const row of bulk.body.results) keys.push(row.licenseKey!);
   }
   const activationsPool: { licenseKey: string; activationId: string }[] = [];
   for (let i = 0; i < 256; i++) {
     const licenseKey = keys[i % keys.length]!;
-    const res = await operator.post("/api/v1/client/activate", { licenseKey, hwFingerprint: `pool-${i}` });
+    const res = await operator.api.client.activate({ body: { licenseKey, hwFingerprint: `pool-${i}` } });
     activationsPool.push({ licenseKey, activationId: res.body.activationId });
   }
 

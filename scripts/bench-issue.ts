@@ -60,41 +60,39 @@ const BULK_CONCURRENCY = Number(args["bulk-concurrency"]);
 const app = await startBenchApp();
 try {
   const { operator } = app;
-  const company = await operator.post("/api/v1/panel/companies", {
-    name: "Bench Customer",
-    slug: "bench",
-    parentId: null,
+  const company = await operator.api.companies.create({
+    body: { name: "Bench Customer", slug: "bench", parentId: null },
   });
   expectStatus(company, 201, "create company");
-  const companyId = company.body.id as string;
-  const template = await operator.post("/api/v1/panel/templates", {
-    name: "Bench Product",
-    productCode: "BENCH",
-    defaultOfflineDays: 7,
-    defaultValidityDays: 365,
+  const companyId = company.body.id;
+  const template = await operator.api.templates.create({
+    body: { name: "Bench Product", productCode: "BENCH", defaultOfflineDays: 7, defaultValidityDays: 365 },
   });
   expectStatus(template, 201, "create template");
-  const templateId = template.body.id as string;
-  const version = await operator.post(`/api/v1/panel/templates/${templateId}/versions`, {
-    configSchema: JSON.stringify({
-      type: "object",
-      properties: {
-        features: { type: "array", items: { type: "string" } },
-        limits: { type: "object", properties: { maxSeats: { type: "integer", minimum: 1 } } },
-        tier: { enum: ["basic", "pro"] },
-      },
-      required: ["tier"],
-    }),
-    defaults: '{"tier":"basic","features":["core"]}',
+  const templateId = template.body.id;
+  const version = await operator.api.templates.versions.create({
+    params: { id: templateId },
+    body: {
+      configSchema: JSON.stringify({
+        type: "object",
+        properties: {
+          features: { type: "array", items: { type: "string" } },
+          limits: { type: "object", properties: { maxSeats: { type: "integer", minimum: 1 } } },
+          tier: { enum: ["basic", "pro"] },
+        },
+        required: ["tier"],
+      }),
+      defaults: '{"tier":"basic","features":["core"]}',
+    },
   });
   expectStatus(version, 201, "create template version");
   const config = '{"tier":"pro","limits":{"maxSeats":5}}';
   const key = (mode: string, i: number) =>
-    args.idempotency ? { "idempotency-key": `bench-${mode}-${i}` } : undefined;
+    args.idempotency ? { headers: { "idempotency-key": `bench-${mode}-${i}` } } : {};
 
   log(`single: ${formatInt(LICENSES)} × POST /panel/licenses, ${CONCURRENCY} in flight`);
   const single = await timed(LICENSES, CONCURRENCY, 1, (i) =>
-    operator.post("/api/v1/panel/licenses", { companyId, templateId, config }, key("single", i)),
+    operator.api.licenses.issue({ body: { companyId, templateId, config }, ...key("single", i) }),
   );
 
   const requests = Math.ceil(LICENSES / BULK_SIZE);
@@ -104,11 +102,10 @@ try {
   const bulk = await timed(requests, BULK_CONCURRENCY, BULK_SIZE, async (i) => {
     const size = Math.min(BULK_SIZE, LICENSES - i * BULK_SIZE);
     const items = Array.from({ length: size }, () => ({ companyId }));
-    const res = await operator.post(
-      "/api/v1/panel/licenses/bulk",
-      { templateId, items, config },
-      key("bulk", i),
-    );
+    const res = await operator.api.licenses.bulkIssue({
+      body: { templateId, items, config },
+      ...key("bulk", i),
+    });
     if (res.status === 200 && res.body.succeeded !== size)
       throw new Error(`bulk ${i}: ${res.text.slice(0, 300)}`);
     return res;

@@ -1,3 +1,4 @@
+import type { LicensePage } from "@licensing/contracts";
 /**
  * License search benchmark: loads a large license table into a scratch database on a real PostgreSQL
  * (INSERT … SELECT generate_series, then ANALYZE), then times GET /api/v1/panel/licenses over HTTP through
@@ -145,7 +146,7 @@ try {
   const results = [];
   for (const [index, [name, client, query]] of selected.entries()) {
     const path = `/api/v1/panel/licenses${query ? `?${query}` : ""}`;
-    const first = await client.get(path);
+    const first = await client.get<LicensePage>(path);
     expectStatus(first, 200, name);
     for (let i = 1; i < WARMUP; i++) await client.get(path);
     const times: number[] = [];
@@ -159,8 +160,8 @@ try {
     times.sort((a, b) => a - b);
     const row = {
       case: name,
-      total: first.body.total as number,
-      items: (first.body.items as unknown[]).length,
+      total: first.body.total,
+      items: first.body.items.length,
       p50: Number(percentile(times, 50).toFixed(1)),
       p95: Number(percentile(times, 95).toFixed(1)),
       p99: Number(percentile(times, 99).toFixed(1)),

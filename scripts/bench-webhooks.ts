@@ -72,19 +72,14 @@ const app = await startBenchApp({ webhooks: { allowPrivate: true } });
 const second = createDatabase({ url: app.database.url!, maxConnections: 10 });
 try {
   const { operator } = app;
-  const endpoint = await operator.post("/api/v1/panel/webhooks", {
-    url: receiverUrl,
-    secret: "bench-secret-0123456789",
-    events: ["license.issued"],
+  const endpoint = await operator.api.webhooks.create({
+    body: { url: receiverUrl, secret: "bench-secret-0123456789", events: ["license.issued"] },
   });
   expectStatus(endpoint, 201, "create endpoint");
-  const company = await operator.post("/api/v1/panel/companies", { name: "Bench", slug: "bench" });
+  const company = await operator.api.companies.create({ body: { name: "Bench", slug: "bench" } });
   expectStatus(company, 201, "create company");
-  const template = await operator.post("/api/v1/panel/templates", {
-    name: "Bench Product",
-    productCode: "BENCH",
-    defaultOfflineDays: 7,
-    defaultValidityDays: 365,
+  const template = await operator.api.templates.create({
+    body: { name: "Bench Product", productCode: "BENCH", defaultOfflineDays: 7, defaultValidityDays: 365 },
   });
   expectStatus(template, 201, "create template");
 
@@ -102,14 +97,13 @@ try {
   log(`latency: issuing ${LATENCY_EVENTS} licenses one after another`);
   for (let i = 0; i < LATENCY_EVENTS; i++) {
     const started = performance.now();
-    const issued = await operator.post("/api/v1/panel/licenses", {
-      companyId: company.body.id,
-      templateId: template.body.id,
+    const issued = await operator.api.licenses.issue({
+      body: { companyId: company.body.id, templateId: template.body.id },
     });
     expectStatus(issued, 201, "issue");
     requestTimes.push(performance.now() - started);
-    await until(() => arrivals.has(issued.body.id as string));
-    latencies.push(arrivals.get(issued.body.id as string)! - started);
+    await until(() => arrivals.has(issued.body.id));
+    latencies.push(arrivals.get(issued.body.id)! - started);
   }
   await unlisten();
   await workers.stop();

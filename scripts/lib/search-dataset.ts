@@ -65,14 +65,11 @@ export async function insertCompanies(db: Db, companies: Company[]) {
 export async function createTemplates(operator: TestClient) {
   const created: Array<{ id: string; name: string }> = [];
   for (const [i, name] of PRODUCTS.entries()) {
-    const res = await operator.post("/api/v1/panel/templates", {
-      name,
-      productCode: `BENCH-${i}`,
-      defaultOfflineDays: 7,
-      defaultValidityDays: 365,
+    const res = await operator.api.templates.create({
+      body: { name, productCode: `BENCH-${i}`, defaultOfflineDays: 7, defaultValidityDays: 365 },
     });
     expectStatus(res, 201, `create template ${name}`);
-    created.push({ id: res.body.id as string, name });
+    created.push({ id: res.body.id, name });
   }
   return created;
 }

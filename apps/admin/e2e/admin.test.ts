@@ -39,8 +39,8 @@ beforeAll(async () => {
   h = await startHarness();
   // The operator enrols TOTP over the API; the sign-in below then needs the 2FA step.
   operator = await h.app.client({ signIn: true });
-  secret = (await operator.post("/api/v1/panel/auth/2fa/enroll")).body.secret;
-  const enabled = await operator.post("/api/v1/panel/auth/2fa/enable", { code: await totp(h.app, secret) });
+  secret = (await operator.api.auth.twoFactor.enroll()).body.secret;
+  const enabled = await operator.api.auth.twoFactor.enable({ body: { code: await totp(h.app, secret) } });
   expect(enabled.status).toBe(200);
   ops = await h.context();
   page = await ops.newPage();
@@ -48,6 +48,7 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 afterEach(() => h?.expectNoCspViolations());
 
+const licenseOf = async (id: string) => (await operator.api.licenses.get({ params: { id } })).body;
 const treeItem = (name: string) => page.getByRole("treeitem", { name, exact: true });
 
 describe("the admin app", () => {
@@ -130,12 +131,7 @@ describe("the admin app", () => {
       await page.getByRole("dialog").getByRole("button", { name: "Archive" }).click();
       await treeItem("Acme France").getByText("Archived").waitFor();
 
-      const rest = (await operator.get("/api/v1/panel/companies")).body as {
-        name: string;
-        status: string;
-        parentId: string | null;
-        id: string;
-      }[];
+      const rest = (await operator.api.companies.list()).body;
       const byName = Object.fromEntries(rest.map((c) => [c.name, c]));
       expect(byName["Acme France"]).toMatchObject({ parentId: byName.Globex!.id, status: "Archived" });
       expect(byName["Acme Europe"]!.parentId).toBe(byName["Acme Group"]!.id);
@@ -242,7 +238,7 @@ describe("the admin app", () => {
     state.licenseId = new URL(page.url()).pathname.split("/").at(-1);
     state.licenseKey = (await page.getByRole("heading", { name: /SVC-/ }).locator("code").textContent())!;
     await page.getByText("export, sync").waitFor();
-    const license = (await operator.get(`/api/v1/panel/licenses/${state.licenseId}`)).body;
+    const license = await licenseOf(state.licenseId!);
     expect(JSON.parse(license.config)).toEqual({
       edition: "pro",
       features: ["export", "sync"],
@@ -253,10 +249,8 @@ describe("the admin app", () => {
   it("shows a client's activation and heartbeats, and downloads the .lic", { timeout: LONG }, async () => {
     await page.getByText("No machine has activated this license yet.").waitFor();
     const client = await h.app.client();
-    const activated = await client.post("/api/v1/client/activate", {
-      licenseKey: state.licenseKey,
-      hwFingerprint: "laptop-fp-1",
-      machineName: "Alice's laptop",
+    const activated = await client.api.client.activate({
+      body: { licenseKey: state.licenseKey!, hwFingerprint: "laptop-fp-1", machineName: "Alice's laptop" },
     });
     expect(activated.status).toBe(200);
     const heartbeat = await signedPost(client, h.app.clock.now(), "/api/v1/client/heartbeat", {
@@ -301,7 +295,7 @@ describe("the admin app", () => {
     await page.getByRole("dialog").getByRole("button", { name: "Revoke" }).click();
     await page.getByText(/Contract ended/).waitFor();
     expect(await page.getByRole("button", { name: "Revoke" }).count()).toBe(0);
-    const license = (await operator.get(`/api/v1/panel/licenses/${state.licenseId}`)).body;
+    const license = await licenseOf(state.licenseId!);
     expect(license).toMatchObject({ status: "Revoked", hwFingerprint: "desktop-fp-2", currentVersion: 2 });
   });
 
@@ -460,7 +454,7 @@ describe("the admin app", () => {
       await viewer.getByText("Two-factor authentication is on").waitFor();
       const codes = (await viewer.locator("pre").textContent())!.trim().split("\n");
       expect(codes).toHaveLength(10);
-      expect((await elsewhere.get("/api/v1/panel/auth/me")).status).toBe(401);
+      expect((await elsewhere.api.auth.me()).status).toBe(401);
       expect((await h.app.smtp.waitFor("viewer@acme.example")).subject).toBe(
         "Two-factor authentication was turned on",
       );
@@ -468,10 +462,7 @@ describe("the admin app", () => {
       await screenshot(viewer, "profile");
       const login = await (
         await h.app.client()
-      ).post("/api/v1/panel/auth/login", {
-        email: "viewer@acme.example",
-        password: state.viewerPassword,
-      });
+      ).api.auth.login({ body: { email: "viewer@acme.example", password: state.viewerPassword! } });
       expect(login.body).toMatchObject({ twoFactorRequired: true, user: null });
       await viewer.context().close();
     },
@@ -529,10 +520,10 @@ describe("the admin app", () => {
       ]);
       const issued = lines.slice(1, 3).map((l) => l.split(","));
       for (const [, , companyId, , licenseKey, licenseId] of issued) {
-        const license = (await operator.get(`/api/v1/panel/licenses/${licenseId}`)).body;
+        const license = await licenseOf(licenseId!);
         expect(license).toMatchObject({ licenseKey, companyId, status: "Active", hwBinding: "none" });
       }
-      const globex = (await operator.get(`/api/v1/panel/licenses/${issued[1]![5]}`)).body;
+      const globex = await licenseOf(issued[1]![5]!);
       expect(JSON.parse(globex.config)).toMatchObject({ edition: "pro", features: ["sync"] });
       state.bulkLicenseId = issued[0]![5];
 
@@ -576,11 +567,9 @@ describe("the admin app", () => {
     { timeout: LONG },
     async () => {
       const client = await h.app.client();
-      const license = (await operator.get(`/api/v1/panel/licenses/${state.bulkLicenseId}`)).body;
-      const activated = await client.post("/api/v1/client/activate", {
-        licenseKey: license.licenseKey,
-        hwFingerprint: "bulk-fp-1",
-        machineName: "Reception PC",
+      const license = await licenseOf(state.bulkLicenseId!);
+      const activated = await client.api.client.activate({
+        body: { licenseKey: license.licenseKey, hwFingerprint: "bulk-fp-1", machineName: "Reception PC" },
       });
       expect(activated.status).toBe(200);
       await page.goto(`/licenses/${state.bulkLicenseId}`);
@@ -600,9 +589,7 @@ describe("the admin app", () => {
         .waitFor();
       await dialog.getByRole("button", { name: "Resume" }).click();
       await page.getByRole("button", { name: "Suspend" }).waitFor();
-      expect((await operator.get(`/api/v1/panel/licenses/${state.bulkLicenseId}`)).body.status).toBe(
-        "Active",
-      );
+      expect((await licenseOf(state.bulkLicenseId!)).status).toBe("Active");
 
       await page.getByRole("button", { name: "Transfer" }).click();
       await dialog
@@ -618,11 +605,8 @@ describe("the admin app", () => {
       await page.getByText("License transferred; 1 activation deactivated").waitFor();
       await page.getByRole("link", { name: "Globex" }).waitFor();
 
-      const companies = (await operator.get("/api/v1/panel/companies")).body as {
-        id: string;
-        name: string;
-      }[];
-      const moved = (await operator.get(`/api/v1/panel/licenses/${state.bulkLicenseId}`)).body;
+      const companies = (await operator.api.companies.list()).body;
+      const moved = await licenseOf(state.bulkLicenseId!);
       expect(moved).toMatchObject({
         companyId: companies.find((c) => c.name === "Globex")!.id,
         currentVersion: 2,

@@ -3,6 +3,7 @@ import {
   issueLicense,
   OPERATOR,
   signedPost,
+  type ApiResponse,
   type IssuedLicense,
   type TestClient,
 } from "@licensing/api/testing";
@@ -42,9 +43,10 @@ let page: Page;
 let days: [string, string, string];
 const licenses: Record<string, IssuedLicense> = {};
 
-async function post(client: TestClient, path: string, body: unknown, status = 201) {
-  const res = await client.post(path, body);
-  expect(res.status, `${path}: ${res.text}`).toBe(status);
+/** The body of a call that must answer `status`. */
+async function ok<T>(call: Promise<ApiResponse<T>>, status = 201) {
+  const res = await call;
+  expect(res.status, res.text).toBe(status);
   return res.body;
 }
 
@@ -56,35 +58,29 @@ async function seed() {
   operator = await h.app.client({ signIn: true });
 
   const company = (name: string, slug: string, parentId: string | null = null) =>
-    post(operator, "/api/v1/panel/companies", { name, slug, parentId }) as Promise<{ id: string }>;
+    ok(operator.api.companies.create({ body: { name, slug, parentId } }));
   const alpha = await company("Alpha Corp", "alpha-corp");
   const labs = await company("Alpha Labs", "alpha-labs", alpha.id);
   const beta = await company("Beta Industries", "beta-industries");
   const template = (name: string, productCode: string) =>
-    post(operator, "/api/v1/panel/templates", {
-      name,
-      productCode,
-      defaultOfflineDays: 7,
-      defaultValidityDays: 365,
-    }) as Promise<{ id: string }>;
+    ok(
+      operator.api.templates.create({
+        body: { name, productCode, defaultOfflineDays: 7, defaultValidityDays: 365 },
+      }),
+    );
   const studio = await template("Studio", "STUDIO");
   const viewer = await template("Viewer", "VIEWER");
 
   const client = await h.app.client();
   const activate = async (license: IssuedLicense, machine: string) =>
-    (await post(
-      client,
-      "/api/v1/client/activate",
-      { licenseKey: license.licenseKey, hwFingerprint: machine },
-      200,
-    )) as { activationId: string };
+    ok(client.api.client.activate({ body: { licenseKey: license.licenseKey, hwFingerprint: machine } }), 200);
   const beat = async (license: IssuedLicense, activationId: string) => {
     h.app.clock.advance(MINUTE);
     const body = { licenseKey: license.licenseKey, activationId };
     const res = await signedPost(client, h.app.clock.now(), "/api/v1/client/heartbeat", body);
     expect(res.status, res.text).toBe(200);
   };
-  const terms = { hwBinding: "none" };
+  const terms = { hwBinding: "none" } as const;
 
   licenses.l1 = await issueLicense(operator, { companyId: alpha.id, templateId: studio.id }, terms);
   licenses.l2 = await issueLicense(operator, { companyId: labs.id, templateId: studio.id }, terms);
@@ -112,19 +108,10 @@ async function seed() {
   expect(await analytics.rolledThrough(h.app.deps.db)).toBe(days[1]);
 
   // A company Admin of Alpha Corp, invited and accepted over the API.
-  await post(operator, "/api/v1/panel/users/invite", {
-    email: ADMIN.email,
-    companyId: alpha.id,
-    role: "admin",
-  });
+  await ok(operator.api.users.invite({ body: { email: ADMIN.email, companyId: alpha.id, role: "admin" } }));
   const mail = await h.app.smtp.waitFor(ADMIN.email);
-  const token = /accept-invite\?token=([^\s&]+)/.exec(mail.text)![1];
-  await post(
-    await h.app.client(),
-    "/api/v1/panel/auth/accept-invite",
-    { token, password: ADMIN.password },
-    200,
-  );
+  const token = /accept-invite\?token=([^\s&]+)/.exec(mail.text)![1]!;
+  await ok((await h.app.client()).api.auth.acceptInvite({ body: { token, password: ADMIN.password } }), 200);
 }
 
 async function signIn(target: Page, account: { email: string; password: string }, heading: string) {
@@ -156,11 +143,8 @@ const tile = async (label: string) =>
   (await page.getByRole("group", { name: label, exact: true }).locator("p").allTextContents()).slice(1);
 const tab = (name: string) => page.getByRole("tab", { name, exact: true });
 const rowsOf = (table: string) => page.getByRole("table", { name: table }).locator("tbody tr");
-const usageMessage = async (query: Record<string, string>) =>
-  (await operator.get(`/api/v1/panel/analytics/usage?${new URLSearchParams(query)}`)).body as {
-    code: string;
-    message: string;
-  };
+const usageMessage = async (query: { from: string; to: string }) =>
+  (await operator.api.analytics.usage({ query })).error;
 
 describe("the operator console and analytics", () => {
   it("shows an operator the platform's figures on the overview tiles", { timeout: LONG }, async () => {
@@ -324,7 +308,7 @@ describe("the operator console and analytics", () => {
     await page.getByRole("dialog").getByText("signed out everywhere").waitFor();
     await page.getByRole("dialog").getByRole("button", { name: "Demote" }).click();
     await until(() => page.getByRole("cell", { name: ADMIN.email, exact: true }).count()).toBe(0);
-    const rest = (await operator.get("/api/v1/panel/operator/users")).body as { email: string }[];
+    const rest = (await operator.api.operator.users.list()).body;
     expect(rest.map((u) => u.email).sort()).toEqual([OPERATOR.email, "second-operator@example.com"]);
     // No way to demote oneself from here.
     expect(await page.getByRole("button", { name: `Demote ${OPERATOR.email}` }).count()).toBe(0);

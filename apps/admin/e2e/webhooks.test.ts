@@ -107,7 +107,7 @@ describe("webhooks in the admin app", () => {
       // Write-only: the secret is nowhere on the page once created.
       expect(await page.getByText(state.secret).count()).toBe(0);
 
-      const [created] = (await operator.get("/api/v1/panel/webhooks")).body;
+      const [created] = (await operator.api.webhooks.list()).body;
       expect(created).toMatchObject({
         url: receiver.url,
         description: "Billing system",
@@ -115,7 +115,7 @@ describe("webhooks in the admin app", () => {
         events: ["license.issued", "license.revoked"],
       });
       expect(created).not.toHaveProperty("secret");
-      state.endpointId = created.id;
+      state.endpointId = created!.id;
     },
   );
 
@@ -200,17 +200,15 @@ describe("webhooks in the admin app", () => {
   });
 
   it("shows a company Admin no Webhooks link and says why at /webhooks", { timeout: LONG }, async () => {
-    const invited = await operator.post("/api/v1/panel/users/invite", {
-      email: ADMIN.email,
-      companyId: target.companyId,
-      role: "admin",
+    const invited = await operator.api.users.invite({
+      body: { email: ADMIN.email, companyId: target.companyId, role: "admin" },
     });
     expect(invited.status).toBe(201);
     const mail = await h.app.smtp.waitFor(ADMIN.email);
-    const token = /accept-invite\?token=(\S+)/.exec(mail.text)![1];
+    const token = /accept-invite\?token=(\S+)/.exec(mail.text)![1]!;
     const accepted = await (
       await h.app.client()
-    ).post("/api/v1/panel/auth/accept-invite", { token, password: ADMIN.password });
+    ).api.auth.acceptInvite({ body: { token, password: ADMIN.password } });
     expect(accepted.status).toBe(200);
 
     const admin = await (await h.context()).newPage();
@@ -253,8 +251,8 @@ describe("webhooks in the admin app", () => {
       await row.getByText("Billing (paused)").waitFor();
 
       // Inactive: a new event makes no delivery for it.
-      await operator.post(`/api/v1/panel/licenses/${state.license!.id}/revoke`, { reason: "test" });
-      const deliveries = (await operator.get(`/api/v1/panel/webhooks/${state.endpointId}/deliveries`)).body;
+      await operator.api.licenses.revoke({ params: { id: state.license!.id }, body: { reason: "test" } });
+      const deliveries = (await operator.api.webhooks.deliveries({ params: { id: state.endpointId! } })).body;
       expect(deliveries).toHaveLength(1);
 
       await page.getByRole("link", { name: receiver!.url }).click();
@@ -270,7 +268,7 @@ describe("webhooks in the admin app", () => {
       await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
       await page.getByText("No webhook endpoint yet.").waitFor();
       expect(new URL(page.url()).pathname).toBe("/webhooks");
-      expect((await operator.get("/api/v1/panel/webhooks")).body).toEqual([]);
+      expect((await operator.api.webhooks.list()).body).toEqual([]);
     },
   );
 });

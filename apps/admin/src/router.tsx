@@ -7,14 +7,17 @@ import {
   Outlet,
   redirect,
 } from "@tanstack/react-router";
-import { analyticsSearch } from "./analytics/analytics-search.ts";
+import { z } from "zod";
+import { AnalyticsSearch } from "./analytics/analytics-search.ts";
 import { AcceptInvitePage } from "./auth/accept-invite-page.tsx";
 import { ForgotPasswordPage, ResetPasswordPage } from "./auth/password-pages.tsx";
 import { SignInPage } from "./auth/sign-in-page.tsx";
-import { LicensesPage, licenseSearch } from "./licenses/licenses-page.tsx";
+import { LicenseSearch } from "./licenses/license-search.ts";
+import { LicensesPage } from "./licenses/licenses-page.tsx";
 import { isUnauthenticated } from "./lib/errors.ts";
 import type { Trpc } from "./lib/trpc.ts";
-import { operatorSearch } from "./operator/operator-search.ts";
+import { id } from "./lib/search.ts";
+import { OperatorSearch } from "./operator/operator-search.ts";
 import { NotFound } from "./shell/not-found.tsx";
 import { Shell } from "./shell/shell.tsx";
 
@@ -26,8 +29,16 @@ interface RouterContext {
   trpc: Trpc;
 }
 
-const token = (search: Record<string, unknown>) => ({
-  token: typeof search.token === "string" ? search.token : "",
+// Each page's URL search parameters, parsed by its zod schema (a value that does not parse is left out).
+/** The one-time token of an emailed link ("" when the link has none: the page says so). */
+const TokenSearch = z.object({ token: z.string().default("").catch("") });
+/** Where to go after signing in: a path of this app (`//host/…` would be another site's). */
+const SignInSearch = z.object({
+  next: z
+    .string()
+    .regex(/^\/(?!\/)/)
+    .optional()
+    .catch(undefined),
 });
 
 const rootRoute = createRootRouteWithContext<RouterContext>()({
@@ -38,15 +49,13 @@ const rootRoute = createRootRouteWithContext<RouterContext>()({
 const signIn = createRoute({
   getParentRoute: () => rootRoute,
   path: "/sign-in",
-  validateSearch: (search: Record<string, unknown>) => ({
-    next: typeof search.next === "string" && search.next.startsWith("/") ? search.next : undefined,
-  }),
+  validateSearch: SignInSearch,
   component: SignInPage,
 });
 const acceptInvite = createRoute({
   getParentRoute: () => rootRoute,
   path: "/accept-invite",
-  validateSearch: token,
+  validateSearch: TokenSearch,
   component: AcceptInvitePage,
 });
 const forgotPassword = createRoute({
@@ -57,7 +66,7 @@ const forgotPassword = createRoute({
 const resetPassword = createRoute({
   getParentRoute: () => rootRoute,
   path: "/reset-password",
-  validateSearch: token,
+  validateSearch: TokenSearch,
   component: ResetPasswordPage,
 });
 
@@ -106,21 +115,19 @@ const template = createRoute({
 const licenses = createRoute({
   getParentRoute: () => app,
   path: "/licenses",
-  validateSearch: licenseSearch,
+  validateSearch: LicenseSearch,
   component: LicensesPage,
 });
 const issueLicense = createRoute({
   getParentRoute: () => app,
   path: "/licenses/new",
-  validateSearch: (search: Record<string, unknown>) => ({
-    companyId: typeof search.companyId === "string" ? search.companyId : undefined,
-  }),
+  validateSearch: z.object({ companyId: id }),
   component: lazyRouteComponent(() => import("./licenses/issue-license-page.tsx"), "IssueLicensePage"),
 });
 const bulkIssue = createRoute({
   getParentRoute: () => app,
   path: "/licenses/bulk",
-  component: lazyRouteComponent(() => import("./licenses/bulk-issue-page.tsx"), "BulkIssuePage"),
+  component: lazyRouteComponent(() => import("./licenses/bulk/bulk-issue-page.tsx"), "BulkIssuePage"),
 });
 const license = createRoute({
   getParentRoute: () => app,
@@ -131,13 +138,13 @@ const license = createRoute({
 const analytics = createRoute({
   getParentRoute: () => app,
   path: "/analytics",
-  validateSearch: analyticsSearch,
+  validateSearch: AnalyticsSearch,
   component: lazyRouteComponent(() => import("./analytics/analytics-page.tsx"), "AnalyticsPage"),
 });
 const operator = createRoute({
   getParentRoute: () => app,
   path: "/operator",
-  validateSearch: operatorSearch,
+  validateSearch: OperatorSearch,
   component: lazyRouteComponent(() => import("./operator/operator-page.tsx"), "OperatorPage"),
 });
 const audit = createRoute({

@@ -30,7 +30,7 @@ describe("the mail-outbox-purge job", () => {
   it("deletes the outbox rows older than 30 days, and only those", async () => {
     expect(MAIL_OUTBOX_RETENTION_MS).toBe(30 * DAY);
     const operator = await app.client({ signIn: true });
-    const invite = (email: string) => operator.post("/api/v1/panel/operator/users/invite", { email });
+    const invite = (email: string) => operator.api.operator.users.invite({ body: { email } });
     expect((await invite("old@example.com")).status).toBe(200);
     await app.deps.mailer.idle();
     app.clock.advance(10 * DAY);

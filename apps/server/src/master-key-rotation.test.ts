@@ -31,18 +31,15 @@ async function issueWith(key: string, templateId?: string) {
     const operator = new TestClient(server.url);
     await operator.login(OPS.BOOTSTRAP_OPERATOR_EMAIL, OPS.BOOTSTRAP_OPERATOR_PASSWORD);
     const company = (
-      await operator.post("/api/v1/panel/companies", { name: "Acme", slug: `acme-${Date.now()}` })
+      await operator.api.companies.create({ body: { name: "Acme", slug: `acme-${Date.now()}` } })
     ).body;
     templateId ??= (
-      await operator.post("/api/v1/panel/templates", {
-        name: "Editor",
-        productCode: "EDITOR",
-        defaultOfflineDays: 7,
-        defaultValidityDays: 30,
+      await operator.api.templates.create({
+        body: { name: "Editor", productCode: "EDITOR", defaultOfflineDays: 7, defaultValidityDays: 30 },
       })
-    ).body.id as string;
-    const issued = await operator.post("/api/v1/panel/licenses", { companyId: company.id, templateId });
-    return { status: issued.status, publicKey: issued.body.publicKey as string | undefined, templateId };
+    ).body.id;
+    const issued = await operator.api.licenses.issue({ body: { companyId: company.id, templateId } });
+    return { status: issued.status, publicKey: issued.body.publicKey, templateId };
   } finally {
     await server.close();
   }

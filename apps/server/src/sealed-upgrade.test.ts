@@ -49,11 +49,13 @@ async function storeV1Values() {
   try {
     const operator = new TestClient(server.url);
     await operator.login(OPS.BOOTSTRAP_OPERATOR_EMAIL, OPS.BOOTSTRAP_OPERATOR_PASSWORD);
-    const template = await operator.post("/api/v1/panel/templates", {
-      name: "Editor",
-      productCode: `EDITOR${Date.now()}`,
-      defaultOfflineDays: 7,
-      defaultValidityDays: 30,
+    const template = await operator.api.templates.create({
+      body: {
+        name: "Editor",
+        productCode: `EDITOR${Date.now()}`,
+        defaultOfflineDays: 7,
+        defaultValidityDays: 30,
+      },
     });
     expect(template.status).toBe(201);
   } finally {
@@ -127,12 +129,11 @@ describe("the v1 → v2 upgrade of sealed values", () => {
       // The re-sealed signing key signs.
       const operator = new TestClient(servers[0].url);
       await operator.login(OPS.BOOTSTRAP_OPERATOR_EMAIL, OPS.BOOTSTRAP_OPERATOR_PASSWORD);
-      const company = (await operator.post("/api/v1/panel/companies", { name: "Acme", slug: "acme-sealed" }))
+      const company = (await operator.api.companies.create({ body: { name: "Acme", slug: "acme-sealed" } }))
         .body;
       const [template] = await database.db.select().from(tables.templates);
-      const issued = await operator.post("/api/v1/panel/licenses", {
-        companyId: company.id,
-        templateId: template!.id,
+      const issued = await operator.api.licenses.issue({
+        body: { companyId: company.id, templateId: template!.id },
       });
       expect(issued.status).toBe(201);
     } finally {

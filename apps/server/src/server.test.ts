@@ -26,26 +26,27 @@ describe("startServer", () => {
     try {
       const operator = new TestClient(server.url);
       await operator.login("ops@example.com", "ops-password");
-      const post = async (path: string, body: unknown) =>
-        (await operator.post(`/api/v1/panel${path}`, body)).body;
-      const company = await post("/companies", { name: "Acme", slug: "acme" });
-      const template = await post("/templates", {
-        name: "Editor",
-        productCode: "EDITOR",
-        defaultOfflineDays: 7,
-        defaultValidityDays: 30,
-      });
-      const license = await post("/licenses", {
-        companyId: company.id,
-        templateId: template.id,
-        expiresAt: new Date(clock.now().getTime() + DAY).toISOString(),
-      });
+      const company = (await operator.api.companies.create({ body: { name: "Acme", slug: "acme" } })).body;
+      const template = (
+        await operator.api.templates.create({
+          body: { name: "Editor", productCode: "EDITOR", defaultOfflineDays: 7, defaultValidityDays: 30 },
+        })
+      ).body;
+      const license = (
+        await operator.api.licenses.issue({
+          body: {
+            companyId: company.id,
+            templateId: template.id,
+            expiresAt: new Date(clock.now().getTime() + DAY).toISOString(),
+          },
+        })
+      ).body;
 
       clock.advance(DAY + 1000);
       let status = "Active";
       for (let i = 0; i < 100 && status !== "Expired"; i++) {
         await new Promise((r) => setTimeout(r, 50));
-        const row = await operator.get(`/api/v1/panel/licenses/${license.id}`);
+        const row = await operator.api.licenses.get({ params: { id: license.id } });
         // An expired license reads as Expired at once; the sweeper is what writes it down.
         const stored = await database.db.query.licenses.findFirst({
           where: (l, { eq }) => eq(l.id, license.id),

@@ -37,32 +37,35 @@ describe("the server's webhook worker", () => {
     try {
       const operator = new TestClient(server.url);
       await operator.login("ops@example.com", "ops-password");
-      const post = async (path: string, body?: unknown) => operator.post(`/api/v1/panel${path}`, body);
       const endpoint = (
-        await post("/webhooks", { url: hooks.url, secret, description: "", events: ["license.issued"] })
+        await operator.api.webhooks.create({
+          body: { url: hooks.url, secret, description: "", events: ["license.issued"] },
+        })
       ).body;
-      const company = (await post("/companies", { name: "Acme", slug: "acme" })).body;
+      const company = (await operator.api.companies.create({ body: { name: "Acme", slug: "acme" } })).body;
       const template = (
-        await post("/templates", {
-          name: "Editor",
-          productCode: "EDITOR",
-          defaultOfflineDays: 7,
-          defaultValidityDays: 30,
+        await operator.api.templates.create({
+          body: { name: "Editor", productCode: "EDITOR", defaultOfflineDays: 7, defaultValidityDays: 30 },
         })
       ).body;
 
       let started = Date.now();
-      expect((await post("/licenses", { companyId: company.id, templateId: template.id })).status).toBe(201);
+      expect(
+        (await operator.api.licenses.issue({ body: { companyId: company.id, templateId: template.id } }))
+          .status,
+      ).toBe(201);
       const [first] = await hooks.waitFor(1, 1_000);
       expect(Date.now() - started).toBeLessThan(1_000);
       expect(first!.verified).toEqual({ xServiceSignature: true, standardWebhooks: true });
 
       started = Date.now();
-      expect((await post(`/webhooks/deliveries/${first!.deliveryId}/replay`)).status).toBe(204);
+      expect((await operator.api.webhooks.replay({ params: { deliveryId: first!.deliveryId } })).status).toBe(
+        204,
+      );
       const [, again] = await hooks.waitFor(2, 1_000);
       expect(Date.now() - started).toBeLessThan(1_000);
       expect(again!.deliveryId).toBe(first!.deliveryId);
-      const deliveries = await operator.get(`/api/v1/panel/webhooks/${endpoint.id}/deliveries`);
+      const deliveries = await operator.api.webhooks.deliveries({ params: { id: endpoint.id } });
       expect(deliveries.body).toMatchObject([
         { id: first!.deliveryId, status: "Succeeded", attemptCount: 1 },
       ]);

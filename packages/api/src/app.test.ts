@@ -12,7 +12,6 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const ME = "/api/v1/panel/auth/me";
 const LOGIN = "/api/v1/panel/auth/login";
 
 function expectErrorBody(body: unknown, code: string, status: number) {
@@ -26,7 +25,7 @@ describe("error model", () => {
     for (const path of ["/api/v1/nope", "/api/v1/panel/nope", "/elsewhere"]) {
       const res = await client.get(path);
       expect(res.status).toBe(404);
-      expectErrorBody(res.body, "route.not_found", 404);
+      expectErrorBody(res.error, "route.not_found", 404);
     }
   });
 
@@ -34,32 +33,32 @@ describe("error model", () => {
     const client = await app.client();
     const res = await client.request("POST", LOGIN, '{"email": "a@example.com",');
     expect(res.status).toBe(400);
-    expectErrorBody(res.body, "request.malformed_json", 400);
+    expectErrorBody(res.error, "request.malformed_json", 400);
   });
 
   it("answers a body over 1 MiB with 413", async () => {
     const client = await app.client();
     const res = await client.post(LOGIN, { email: "a@example.com", password: "x".repeat(1024 * 1024) });
     expect(res.status).toBe(413);
-    expectErrorBody(res.body, "request.too_large", 413);
+    expectErrorBody(res.error, "request.too_large", 413);
   });
 
   it("answers a missing body and a wrong type with a 400 naming the field", async () => {
     const client = await app.client();
     const missing = await client.request("POST", LOGIN);
-    expectErrorBody(missing.body, "request.invalid", 400);
-    expect(missing.body.message).toMatch(/^body: /);
+    expectErrorBody(missing.error, "request.invalid", 400);
+    expect(missing.error.message).toMatch(/^body: /);
     const wrongType = await client.post(LOGIN, { email: ["a@example.com"], password: "12345678" });
-    expect(wrongType.body.message).toMatch(/^body\.email: /);
+    expect(wrongType.error.message).toMatch(/^body\.email: /);
   });
 
   it("answers an unexpected failure with a generic 500 and no stack trace", async () => {
     const broken = await startTestApp();
     const client = await broken.client({ signIn: true });
     await broken.database.close();
-    const res = await client.get(ME);
+    const res = await client.api.auth.me();
     expect(res.status).toBe(500);
-    expect(res.body).toEqual({
+    expect(res.error).toEqual({
       code: "internal",
       message: "An unexpected error occurred; it has been logged",
       status: 500,
@@ -90,15 +89,12 @@ describe("health and request ids", () => {
 describe("cross-origin protection", () => {
   it("refuses a cookie-authenticated mutation from another origin", async () => {
     const client = await app.client({ signIn: true });
-    const evil = await client.post("/api/v1/panel/auth/2fa/enroll", undefined, {
-      origin: "https://evil.example",
-    });
+    const evil = await client.api.auth.twoFactor.enroll({ headers: { origin: "https://evil.example" } });
     expect(evil.status).toBe(403);
-    expectErrorBody(evil.body, "auth.cross_origin", 403);
-    const fetchSite = await client.post("/api/v1/panel/auth/2fa/enroll", undefined, {
-      "sec-fetch-site": "cross-site",
-    });
+    expectErrorBody(evil.error, "auth.cross_origin", 403);
+    const fetchSite = await client.api.auth.twoFactor.enroll({ headers: { "sec-fetch-site": "cross-site" } });
     expect(fetchSite.status).toBe(403);
+    // The guard answers in front of tRPC, so the HTTP status is the subject: a raw request.
     const trpc = await client.request(
       "POST",
       "/trpc/operator.users.invite",
@@ -112,9 +108,8 @@ describe("cross-origin protection", () => {
 
   it("lets the same origin through, and reads without an origin check", async () => {
     const client = await app.client({ signIn: true });
-    const same = await client.post("/api/v1/panel/auth/logout", undefined, {
-      origin: app.url,
-      "sec-fetch-site": "same-origin",
+    const same = await client.api.auth.logout({
+      headers: { origin: app.url, "sec-fetch-site": "same-origin" },
     });
     expect(same.status).toBe(204);
     const read = await client.get("/healthz", { origin: "https://evil.example" });
@@ -140,12 +135,11 @@ describe("cross-origin protection", () => {
       createdAt: app.clock.now(),
     });
     const client = await app.client();
-    const res = await client.post("/api/v1/panel/auth/logout", undefined, {
-      authorization: `Bearer ${secret}`,
-      origin: "https://evil.example",
+    const res = await client.api.auth.logout({
+      headers: { authorization: `Bearer ${secret}`, origin: "https://evil.example" },
     });
     expect(res.status).toBe(204);
-    const me = await client.get(ME, { authorization: `Bearer ${secret}` });
+    const me = await client.api.auth.me({ headers: { authorization: `Bearer ${secret}` } });
     expect(me.body).toMatchObject({ companyId: company!.id, role: "admin", isOperator: false });
   });
 });
@@ -157,21 +151,23 @@ describe("rate limits", () => {
       const client = await limited.client();
       for (let i = 0; i < 20; i++) {
         // A different address each time, so the sign-in throttle (10 per address) stays out of it.
-        const ok = await client.post(LOGIN, { email: `nobody-${i}@example.com`, password: "wrong-password" });
+        const ok = await client.api.auth.login({
+          body: { email: `nobody-${i}@example.com`, password: "wrong-password" },
+        });
         expect(ok.status).toBe(401);
         expect(ok.headers.get("ratelimit-limit")).toBe("20");
         expect(ok.headers.get("ratelimit-remaining")).toBe(String(19 - i));
       }
-      const res = await client.post(LOGIN, OPERATOR);
+      const res = await client.api.auth.login({ body: OPERATOR });
       expect(res.status).toBe(429);
-      expectErrorBody(res.body, "rate_limit.exceeded", 429);
+      expectErrorBody(res.error, "rate_limit.exceeded", 429);
       expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
       expect(Number(res.headers.get("retry-after"))).toBeLessThanOrEqual(60);
       expect(res.headers.get("ratelimit-limit")).toBe("20");
       expect(res.headers.get("ratelimit-remaining")).toBe("0");
       expect(Number(res.headers.get("ratelimit-reset"))).toBeGreaterThan(0);
       // Other contours count separately.
-      expect((await client.get("/api/v1/panel/operator/users")).status).toBe(401);
+      expect((await client.api.operator.users.list()).status).toBe(401);
     } finally {
       await limited.close();
     }
@@ -195,7 +191,7 @@ describe("rate limits", () => {
       }
       const refused = await client.post("/api/v1/panel/Auth/login", OPERATOR);
       expect(refused.status).toBe(429);
-      expectErrorBody(refused.body, "rate_limit.exceeded", 429);
+      expectErrorBody(refused.error, "rate_limit.exceeded", 429);
       // A path that only starts like it is the panel's.
       const other = await client.get("/api/v1/panel/authx");
       expect(other.headers.get("ratelimit-limit")).toBe("1000");
@@ -208,12 +204,12 @@ describe("rate limits", () => {
     const limited = await startTestApp({ rateLimits: { client: 3, panel: 1000 } });
     try {
       const client = await limited.client();
-      const activate = () => client.post("/api/v1/client/activate", { licenseKey: "SVC-NONE-NONE-NONE" });
+      const activate = () => client.api.client.activate({ body: { licenseKey: "SVC-NONE-NONE-NONE" } });
       for (let i = 0; i < 3; i++) expect((await activate()).status).toBe(404);
       const res = await activate();
-      expectErrorBody(res.body, "rate_limit.exceeded", 429);
+      expectErrorBody(res.error, "rate_limit.exceeded", 429);
       expect(res.headers.get("ratelimit-limit")).toBe("3");
-      expect((await client.get("/api/v1/panel/operator/users")).status).toBe(401);
+      expect((await client.api.operator.users.list()).status).toBe(401);
     } finally {
       await limited.close();
     }
@@ -231,8 +227,8 @@ describe("request logs", () => {
     try {
       const client = await logged.client();
       const ok = await client.get("/healthz", { "x-request-id": "trace-ok" });
-      const bad = await client.post("/api/v1/client/activate", {
-        licenseKey: "SVC-00000-00000-00000-00000-00000",
+      const bad = await client.api.client.activate({
+        body: { licenseKey: "SVC-00000-00000-00000-00000-00000" },
       });
       const requestLines = lines.filter((l) => l.msg === "request");
       expect(requestLines.find((l) => l.reqId === "trace-ok")).toMatchObject({

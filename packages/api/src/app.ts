@@ -10,21 +10,12 @@ import { loggableUrl, requestLogging } from "./http/logging.ts";
 import { originGuard } from "./http/origin-guard.ts";
 import { keepRawBody } from "./http/raw-body.ts";
 import { apiDocsPolicy, noStore, securityHeaders } from "./http/security-headers.ts";
-import { activationRoutes } from "./rest/activations/routes.ts";
-import { clientRoutes } from "./rest/client/routes.ts";
-import { authRoutes } from "./rest/auth/routes.ts";
-import { apiTokenRoutes } from "./rest/api-tokens/routes.ts";
-import { auditRoutes } from "./rest/audit/routes.ts";
-import { companyRoutes } from "./rest/companies/routes.ts";
-import { userRoutes } from "./rest/users/routes.ts";
-import { buildOpenApiDocument } from "./rest/openapi.ts";
-import { operatorRoutes } from "./rest/operator/routes.ts";
-import { analyticsRoutes } from "./rest/analytics/routes.ts";
-import { templateRoutes } from "./rest/templates/routes.ts";
-import { licenseRoutes } from "./rest/licenses/routes.ts";
-import { webhookRoutes } from "./rest/webhooks/routes.ts";
-import { contourRateLimit, redisOutageWarning, type Contour, type RateLimits } from "./rest/rate-limit.ts";
-import { mountRoutes, type Route } from "./rest/route.ts";
+import { operationList, panelOperations } from "./catalogue.ts";
+import { buildOpenApiDocument } from "./operation/openapi.ts";
+import { flattenOperations } from "./operation/operation.ts";
+import { mountOperations } from "./operation/rest.ts";
+import { clientOperations } from "./client/operations.ts";
+import { contourRateLimit, redisOutageWarning, type Contour, type RateLimits } from "./http/rate-limit.ts";
 import { appRouter } from "./trpc/app-router.ts";
 import { trpcCallLimits } from "./trpc/call-limits.ts";
 import { expressContext } from "./trpc/context.ts";
@@ -46,22 +37,8 @@ export interface AppOptions {
   adminDir?: string | undefined;
 }
 
-const panelRoutes: Route[] = [
-  ...authRoutes,
-  ...operatorRoutes,
-  ...templateRoutes,
-  ...licenseRoutes,
-  ...companyRoutes,
-  ...userRoutes,
-  ...apiTokenRoutes,
-  ...auditRoutes,
-  ...analyticsRoutes,
-  ...activationRoutes,
-  ...webhookRoutes,
-];
-
-/** Every REST route, in one list: the Express routes and the OpenAPI document both come from it. */
-export const restRoutes: Route[] = [...clientRoutes, ...panelRoutes];
+const clientList = flattenOperations(clientOperations).map(({ op }) => op);
+const panelList = flattenOperations(panelOperations).map(({ op }) => op);
 
 export function createApp(options: AppOptions): Express {
   const { deps } = options;
@@ -96,7 +73,7 @@ export function createApp(options: AppOptions): Express {
     next();
   });
   clientApi.use("/client", limiter("client").handler, jsonBody);
-  mountRoutes(clientApi, clientRoutes, mountOptions);
+  mountOperations(clientApi, clientList, mountOptions);
   app.use("/api/v1", clientApi);
 
   app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
@@ -111,7 +88,10 @@ export function createApp(options: AppOptions): Express {
     res.status(ready ? 200 : 503).json({ status: ready ? "ready" : "database unreachable" });
   });
 
-  const openApi = buildOpenApiDocument(restRoutes, { version: options.version, serverUrl: publicBaseUrl });
+  const openApi = buildOpenApiDocument(
+    operationList.map(({ op }) => op),
+    { version: options.version, serverUrl: publicBaseUrl },
+  );
   app.get("/api/v1/openapi.json", (_req, res) => void res.json(openApi));
   app.use(
     "/api/docs",
@@ -134,14 +114,14 @@ export function createApp(options: AppOptions): Express {
 
   const panelApi = express.Router();
   panelApi.use(jsonBody);
-  mountRoutes(panelApi, panelRoutes, mountOptions);
+  mountOperations(panelApi, panelList, mountOptions);
   app.use("/api/v1", panelApi);
 
   app.use(
     "/trpc",
     createExpressMiddleware({
       router: appRouter,
-      createContext: ({ req, res }) => expressContext(deps, cookies, req, res),
+      createContext: ({ req, res, info }) => expressContext(deps, cookies, req, res, info),
       maxBodySize: 1024 * 1024,
       // trpcCallLimits refuses a larger batch first, in the error shape; this is tRPC's own guard.
       maxBatchSize: TRPC_MAX_BATCH_SIZE,

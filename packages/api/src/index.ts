@@ -1,8 +1,9 @@
-export { createApp, restRoutes, type AppOptions } from "./app.ts";
+export { createApp, type AppOptions } from "./app.ts";
+export { operations, operationList, panelOperations } from "./catalogue.ts";
 export { requestLogMixin } from "./http/logging.ts";
 export { answerClientErrors } from "./http/client-error.ts";
 export { createLogger, scrubSecrets, type LoggerSettings } from "./http/log-redaction.ts";
-export type { RateLimits } from "./rest/rate-limit.ts";
+export type { RateLimits } from "./http/rate-limit.ts";
 export {
   appRouter,
   createCaller,

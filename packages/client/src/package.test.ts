@@ -107,7 +107,7 @@ describe("npm pack of @licensing/client", () => {
         "license: Invalid -> Active",
         "Active marker-valid true",
       ]);
-      const activations = await server.admin.get(`/api/v1/panel/licenses/${onDisk.license.id}/activations`);
+      const activations = await server.admin.api.activations.list({ params: { id: onDisk.license.id } });
       expect(activations.body).toMatchObject([{ status: "deactivated" }]);
     },
   );

@@ -4,5 +4,11 @@
  * a test fires). Not published: the folder is outside `files`, and the export has only the workspace's
  * `@licensing/source` condition.
  */
-export { offlineFetch, startSdkTestServer, type LicenseOnDisk, type SdkTestServer } from "./server.ts";
+export {
+  offlineFetch,
+  startSdkTestServer,
+  type LicenseOnDisk,
+  type LicenseTerms,
+  type SdkTestServer,
+} from "./server.ts";
 export { manualScheduler, watchTimer } from "./manual-scheduler.ts";

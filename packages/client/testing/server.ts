@@ -15,6 +15,9 @@ import { LicenseClient, type LicenseClientOptions } from "../src/node/license-cl
  * The real server for the SDK's end-to-end suites: the app on an ephemeral port over its own database,
  * with a manual clock the SDK shares (`clock`), an operator and a licensed company.
  */
+/** The terms a test issues a license with (the `POST /licenses` body, target aside). */
+export type LicenseTerms = Parameters<typeof issueLicense>[2];
+
 export interface SdkTestServer {
   app: TestApp;
   /** The licensed company's Admin, through a personal access token (moving the clock ends no session). */
@@ -22,7 +25,7 @@ export interface SdkTestServer {
   /** The app's manual clock as the SDK reads it. */
   clock: () => number;
   /** Issues a license and writes its downloaded `.lic` into a fresh folder. */
-  licenseOnDisk(terms?: Record<string, unknown>): Promise<LicenseOnDisk>;
+  licenseOnDisk(terms?: LicenseTerms): Promise<LicenseOnDisk>;
   /** The same for another company's product (another template, so another signing key), by the operator. */
   otherProductLicenseOnDisk(): Promise<LicenseOnDisk>;
   /** A fresh folder, removed on close. */
@@ -44,9 +47,8 @@ export async function startSdkTestServer(): Promise<SdkTestServer> {
   const app = await startTestApp();
   const operator = await app.client({ signIn: true });
   const target = await createLicensedCompany(operator);
-  const token = await operator.post("/api/v1/panel/api-tokens", {
-    name: "sdk tests",
-    companyId: target.companyId,
+  const token = await operator.api.apiTokens.create({
+    body: { name: "sdk tests", companyId: target.companyId },
   });
   if (token.status !== 201) throw new Error(`token creation failed: ${token.status} ${token.text}`);
   const admin = await app.client();
@@ -60,14 +62,14 @@ export async function startSdkTestServer(): Promise<SdkTestServer> {
   };
 
   const downloadBy = async (issuer: TestClient, licenseId: string, path: string) => {
-    const res = await issuer.get(`/api/v1/panel/licenses/${licenseId}/download`);
+    const res = await issuer.api.licenses.file({ params: { id: licenseId } });
     if (res.status !== 200) throw new Error(`download failed: ${res.status} ${res.text}`);
     await writeFile(path, res.text);
   };
   const issueOnDisk = async (
     issuer: TestClient,
     to: { companyId: string; templateId: string },
-    terms: Record<string, unknown> = {},
+    terms: LicenseTerms = {},
   ): Promise<LicenseOnDisk> => {
     const license = await issueLicense(issuer, to, { offlineDays: 7, ...terms });
     const dir = await scratchDir();

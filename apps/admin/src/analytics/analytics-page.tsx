@@ -1,21 +1,11 @@
 import type { UsageResponse } from "@licensing/contracts";
-import {
-  Button,
-  Group,
-  Loader,
-  Paper,
-  Select,
-  SimpleGrid,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from "@mantine/core";
+import { Button, Group, Loader, Paper, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { getRouteApi } from "@tanstack/react-router";
 import { lazy, Suspense } from "react";
+import { DataTable } from "../lib/data-table.tsx";
+import { FilterSelect } from "../lib/filter-select.tsx";
 import { errorCode, errorMessage } from "../lib/errors.ts";
 import { AnchorLink } from "../lib/links.tsx";
 import { useTRPC } from "../lib/trpc.ts";
@@ -45,6 +35,12 @@ export function AnalyticsPage() {
     ...trpc.analytics.distribution.queryOptions(scope),
     placeholderData: keepPreviousData,
   });
+  // The same answer (one request): its list of companies, for the table.
+  const topCompanies = useQuery({
+    ...trpc.analytics.distribution.queryOptions(scope),
+    select: (d) => d.topCompaniesByActivations,
+    placeholderData: keepPreviousData,
+  });
   const rangeError = usage.error && RANGE_ERRORS.has(errorCode(usage.error) ?? "") ? usage.error : null;
   const setSearch = (patch: Partial<AnalyticsSearch>) =>
     void navigate({ search: (prev) => ({ ...prev, ...patch }) });
@@ -61,15 +57,14 @@ export function AnalyticsPage() {
             error={rangeError}
             onApply={(from, to) => setSearch({ from, to })}
           />
-          <Select
+          <FilterSelect
             label="Company"
             description="That company and every company below it"
             placeholder="Every company you can see"
-            clearable
             searchable
             data={(companies.data ?? []).map((c) => ({ value: c.id, label: c.name }))}
-            value={search.companyId ?? null}
-            onChange={(v) => setSearch({ companyId: v ?? undefined })}
+            value={search.companyId}
+            onChange={(v) => setSearch({ companyId: v })}
           />
         </SimpleGrid>
       </Paper>
@@ -81,7 +76,7 @@ export function AnalyticsPage() {
           {rangeError ? (
             <Text c="dimmed">Choose a valid range to see the usage.</Text>
           ) : (
-            <QueryState query={usage} label="usage" empty="" isEmpty={() => false}>
+            <QueryState query={usage} label="usage">
               {(u) => (
                 <>
                   <Suspense fallback={<Loader aria-label="Loading the usage chart" />}>
@@ -100,7 +95,7 @@ export function AnalyticsPage() {
           <Title order={2} size="h4" mb="sm">
             Distribution now
           </Title>
-          <QueryState query={distribution} label="the distribution" empty="" isEmpty={() => false}>
+          <QueryState query={distribution} label="the distribution">
             {(d) => (
               <Suspense fallback={<Loader aria-label="Loading the distribution charts" />}>
                 <DistributionCharts distribution={d} />
@@ -112,39 +107,27 @@ export function AnalyticsPage() {
           <Title order={2} size="h4" p="md" pb={0}>
             Top companies by live activations
           </Title>
-          <QueryState
-            query={distribution}
+          <DataTable
+            query={topCompanies}
             label="the top companies"
             empty="No live activation yet."
-            isEmpty={(d) => d.topCompaniesByActivations.length === 0}
-          >
-            {(d) => (
-              <Table.ScrollContainer minWidth={360}>
-                <Table striped aria-label="Top companies by live activations">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>#</Table.Th>
-                      <Table.Th>Company</Table.Th>
-                      <Table.Th ta="right">Live activations</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {d.topCompaniesByActivations.map((c, i) => (
-                      <Table.Tr key={c.companyId}>
-                        <Table.Td>{i + 1}</Table.Td>
-                        <Table.Td>
-                          <AnchorLink to="/companies/$companyId" params={{ companyId: c.companyId }}>
-                            {c.companyName}
-                          </AnchorLink>
-                        </Table.Td>
-                        <Table.Td ta="right">{c.count}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
-            )}
-          </QueryState>
+            rowKey={(c) => c.companyId}
+            minWidth={360}
+            striped
+            aria-label="Top companies by live activations"
+            columns={[
+              { header: "#", cell: (_, i) => i + 1 },
+              {
+                header: "Company",
+                cell: (c) => (
+                  <AnchorLink to="/companies/$companyId" params={{ companyId: c.companyId }}>
+                    {c.companyName}
+                  </AnchorLink>
+                ),
+              },
+              { header: "Live activations", align: "right", cell: (c) => c.count },
+            ]}
+          />
         </Paper>
       </Stack>
     </>

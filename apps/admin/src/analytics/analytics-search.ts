@@ -1,22 +1,16 @@
-import { USAGE_WINDOW_DAYS, Uuid } from "@licensing/contracts";
+import { USAGE_WINDOW_DAYS } from "@licensing/contracts";
+import { z } from "zod";
+import { id } from "../lib/search.ts";
+
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .optional()
+  .catch(undefined);
 
 /** The analytics filters, as the URL carries them (deep links, the back button). */
-export interface AnalyticsSearch {
-  from?: string | undefined;
-  to?: string | undefined;
-  companyId?: string | undefined;
-}
-
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const date = (v: unknown) => (typeof v === "string" && DATE.test(v) ? v : undefined);
-
-export function analyticsSearch(search: Record<string, unknown>): AnalyticsSearch {
-  return {
-    from: date(search.from),
-    to: date(search.to),
-    companyId: Uuid.safeParse(search.companyId).data,
-  };
-}
+export const AnalyticsSearch = z.object({ from: day, to: day, companyId: id });
+export type AnalyticsSearch = z.infer<typeof AnalyticsSearch>;
 
 const DAY = 86_400_000;
 const utcDay = (time: number) => new Date(time).toISOString().slice(0, 10);

@@ -1,9 +1,10 @@
-import { Button, Code, Group, Paper, SimpleGrid, Table, TextInput } from "@mantine/core";
+import { Button, Code, Group, Paper, SimpleGrid, TextInput } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import { DataTable } from "../lib/data-table.tsx";
 import { useTRPC } from "../lib/trpc.ts";
-import { formatDate, PageHeader, QueryState } from "../lib/ui.tsx";
+import { formatDate, PageHeader } from "../lib/ui.tsx";
 
 const LIMIT = 100;
 
@@ -45,38 +46,27 @@ export function AuditPage() {
         {field("entityId", "Entity id")}
       </SimpleGrid>
       <Paper withBorder>
-        <QueryState query={list} label="the audit log" empty="No audit record matches these filters.">
-          {(records) => (
-            <Table.ScrollContainer minWidth={720}>
-              <Table striped>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>When</Table.Th>
-                    <Table.Th>Actor</Table.Th>
-                    <Table.Th>Action</Table.Th>
-                    <Table.Th>Entity</Table.Th>
-                    <Table.Th>Details</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {records.map((r) => (
-                    <Table.Tr key={r.id}>
-                      <Table.Td>{formatDate(r.occurredAt)}</Table.Td>
-                      <Table.Td>{r.actorEmail ?? "system"}</Table.Td>
-                      <Table.Td>{r.action}</Table.Td>
-                      <Table.Td>
-                        {r.entityType} <Code>{r.entityId?.slice(0, 8)}</Code>
-                      </Table.Td>
-                      <Table.Td>
-                        <Code>{r.meta === "{}" ? "" : r.meta}</Code>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          )}
-        </QueryState>
+        <DataTable
+          query={list}
+          label="the audit log"
+          empty="No audit record matches these filters."
+          minWidth={720}
+          striped
+          columns={[
+            { header: "When", cell: (r) => formatDate(r.occurredAt) },
+            { header: "Actor", cell: (r) => r.actorEmail ?? "system" },
+            { header: "Action", cell: (r) => r.action },
+            {
+              header: "Entity",
+              cell: (r) => (
+                <>
+                  {r.entityType} <Code>{r.entityId?.slice(0, 8)}</Code>
+                </>
+              ),
+            },
+            { header: "Details", cell: (r) => <Code>{r.meta === "{}" ? "" : r.meta}</Code> },
+          ]}
+        />
         <Group p="xs" />
       </Paper>
     </>

@@ -1,20 +1,20 @@
 import { Alert, Button, Loader, PasswordInput, Stack, Text } from "@mantine/core";
 import { useForm } from "@mantine/form";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { getRouteApi, useNavigate } from "@tanstack/react-router";
+import { useAction } from "../lib/action.tsx";
 import { errorMessage } from "../lib/errors.ts";
+import { useTRPC } from "../lib/trpc.ts";
 import { AuthLayout } from "./auth-layout.tsx";
-import { authApi } from "./account-api.ts";
 
 const route = getRouteApi("/accept-invite");
 
 export function AcceptInvitePage() {
   const { token } = route.useSearch();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const trpc = useTRPC();
   const preview = useQuery({
-    queryKey: ["invite", token],
-    queryFn: () => authApi.previewInvite(token),
+    ...trpc.auth.invitation.queryOptions({ token }),
     retry: false,
     enabled: token !== "",
   });
@@ -25,12 +25,10 @@ export function AcceptInvitePage() {
       confirm: (v, values) => (v !== values.password ? "The passwords differ" : null),
     },
   });
-  const accept = useMutation({
-    mutationFn: (password: string) => authApi.acceptInvite({ token, password }),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries();
-      await navigate({ to: "/licenses" });
-    },
+  // Accepting signs in (sets the session cookie): whatever was cached belonged to no one.
+  const accept = useAction(trpc.auth.acceptInvite.mutationOptions(), {
+    invalidate: "all",
+    then: () => navigate({ to: "/licenses" }),
   });
 
   if (token === "" || preview.isError) {
@@ -56,7 +54,7 @@ export function AcceptInvitePage() {
         <b>{invite.email}</b> is invited as <b>{invite.role}</b>
         {invite.companyName ? ` of ${invite.companyName}` : ""}. Choose a password to finish.
       </Text>
-      <form onSubmit={form.onSubmit((values) => accept.mutate(values.password))}>
+      <form onSubmit={form.onSubmit((values) => accept.mutate({ token, password: values.password }))}>
         <Stack>
           <PasswordInput
             label="New password"

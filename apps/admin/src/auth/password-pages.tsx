@@ -1,11 +1,11 @@
 import { Alert, Button, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
 import { useForm } from "@mantine/form";
-import { useMutation } from "@tanstack/react-query";
 import { getRouteApi } from "@tanstack/react-router";
-import { AnchorLink } from "../lib/links.tsx";
+import { useAction } from "../lib/action.tsx";
 import { errorMessage } from "../lib/errors.ts";
+import { AnchorLink } from "../lib/links.tsx";
+import { useTRPC } from "../lib/trpc.ts";
 import { AuthLayout } from "./auth-layout.tsx";
-import { authApi } from "./account-api.ts";
 
 const signInLink = (
   <AnchorLink to="/sign-in" search={{ next: undefined }} size="sm">
@@ -15,7 +15,7 @@ const signInLink = (
 
 export function ForgotPasswordPage() {
   const form = useForm({ initialValues: { email: "" } });
-  const send = useMutation({ mutationFn: authApi.forgotPassword });
+  const send = useAction(useTRPC().auth.forgotPassword.mutationOptions());
   return (
     <AuthLayout title="Forgot password">
       {send.isSuccess ? (
@@ -51,7 +51,7 @@ export function ResetPasswordPage() {
     initialValues: { newPassword: "" },
     validate: { newPassword: (v) => (v.length < 8 ? "At least 8 characters" : null) },
   });
-  const reset = useMutation({ mutationFn: authApi.resetPassword });
+  const reset = useAction(useTRPC().auth.resetPassword.mutationOptions());
   return (
     <AuthLayout title="Choose a new password">
       {reset.isSuccess ? (

@@ -1,12 +1,12 @@
 import { Alert, Anchor, Button, PasswordInput, Stack, TextInput } from "@mantine/core";
 import { useForm } from "@mantine/form";
-import { useQueryClient } from "@tanstack/react-query";
 import { getRouteApi, useNavigate } from "@tanstack/react-router";
-import { AnchorLink } from "../lib/links.tsx";
 import { useState } from "react";
+import { useAction } from "../lib/action.tsx";
 import { errorMessage } from "../lib/errors.ts";
+import { AnchorLink } from "../lib/links.tsx";
+import { useTRPC } from "../lib/trpc.ts";
 import { AuthLayout } from "./auth-layout.tsx";
-import { authApi } from "./account-api.ts";
 
 const route = getRouteApi("/sign-in");
 
@@ -14,40 +14,24 @@ const route = getRouteApi("/sign-in");
 export function SignInPage() {
   const { next } = route.useSearch();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const trpc = useTRPC();
   const [ticket, setTicket] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const credentials = useForm({ initialValues: { email: "", password: "" } });
   const second = useForm({ initialValues: { code: "" } });
 
-  const done = async () => {
-    await queryClient.invalidateQueries();
-    await navigate({ to: next ?? "/licenses" });
-  };
-  const run = async (action: () => Promise<void>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await action();
-    } catch (e) {
-      setError(errorMessage(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const enter = () => navigate({ to: next ?? "/licenses" });
+  // Each step may set the session cookie: whatever was cached belonged to no one.
+  const login = useAction(trpc.auth.login.mutationOptions(), {
+    invalidate: "all",
+    // With 2FA on, the password earns a ticket for the code.
+    then: (result) => (result.twoFactorRequired && result.ticket ? setTicket(result.ticket) : enter()),
+  });
+  const verify = useAction(trpc.auth.loginTwoFactor.mutationOptions(), { invalidate: "all", then: enter });
 
   if (ticket) {
     return (
       <AuthLayout title="Two-factor authentication">
-        <form
-          onSubmit={second.onSubmit((values) =>
-            run(async () => {
-              await authApi.loginWithCode({ ticket, code: values.code });
-              await done();
-            }),
-          )}
-        >
+        <form onSubmit={second.onSubmit((values) => verify.mutate({ ticket, code: values.code }))}>
           <Stack>
             <TextInput
               label="Authentication code"
@@ -56,9 +40,9 @@ export function SignInPage() {
               autoFocus
               required
               {...second.getInputProps("code")}
-              error={error}
+              error={verify.error ? errorMessage(verify.error) : null}
             />
-            <Button type="submit" loading={busy}>
+            <Button type="submit" loading={verify.isPending}>
               Verify
             </Button>
             <Anchor component="button" type="button" onClick={() => setTicket(null)}>
@@ -72,15 +56,7 @@ export function SignInPage() {
 
   return (
     <AuthLayout title="Sign in">
-      <form
-        onSubmit={credentials.onSubmit((values) =>
-          run(async () => {
-            const result = await authApi.login(values);
-            if (result.twoFactorRequired && result.ticket) setTicket(result.ticket);
-            else await done();
-          }),
-        )}
-      >
+      <form onSubmit={credentials.onSubmit((values) => login.mutate(values))}>
         <Stack>
           <TextInput
             label="Email"
@@ -95,12 +71,12 @@ export function SignInPage() {
             required
             {...credentials.getInputProps("password")}
           />
-          {error && (
+          {login.error && (
             <Alert color="red" role="alert">
-              {error}
+              {errorMessage(login.error)}
             </Alert>
           )}
-          <Button type="submit" loading={busy}>
+          <Button type="submit" loading={login.isPending}>
             Sign in
           </Button>
           <AnchorLink to="/forgot-password" size="sm">

@@ -1,11 +1,12 @@
 import type { CompanyResponse } from "@licensing/contracts";
-import { ActionIcon, Badge, Box, Button, Group, Menu, Paper, Text } from "@mantine/core";
+import { ActionIcon, Box, Button, Group, Menu, Paper, Text } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 
 import { useState } from "react";
 import { AnchorLink } from "../lib/links.tsx";
 import { usePermissions, type Permissions } from "../lib/me.ts";
 import { useTRPC } from "../lib/trpc.ts";
+import { StatusBadge } from "../lib/status.tsx";
 import { PageHeader, QueryState } from "../lib/ui.tsx";
 import { ArchiveDialog, CreateCompanyDialog, ReparentDialog } from "./company-dialogs.tsx";
 import { buildTree, type CompanyNode } from "./company-tree.ts";
@@ -103,7 +104,7 @@ function TreeItem({
         <Text size="xs" c="dimmed" visibleFrom="xs">
           {company.slug}
         </Text>
-        {archived && <Badge color="gray">Archived</Badge>}
+        {archived && <StatusBadge of="company" status="Archived" />}
         {!archived && (can.createChildCompany || can.reparentCompany || can.archiveCompany) && (
           <Menu position="bottom-end" withinPortal>
             <Menu.Target>

@@ -1,10 +1,11 @@
-import { Badge, Group, Paper, SimpleGrid, Stack, Text } from "@mantine/core";
+import { Group, Paper, SimpleGrid, Stack } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { getRouteApi } from "@tanstack/react-router";
 import { AnchorLink, ButtonLink } from "../lib/links.tsx";
 import { usePermissions } from "../lib/me.ts";
 import { useTRPC } from "../lib/trpc.ts";
-import { formatDate, PageHeader, QueryState } from "../lib/ui.tsx";
+import { StatusBadge } from "../lib/status.tsx";
+import { Field, formatDate, PageHeader, QueryState } from "../lib/ui.tsx";
 import { UsersPanel } from "./users-panel.tsx";
 
 const route = getRouteApi("/app/companies/$companyId");
@@ -21,13 +22,13 @@ export function CompanyPage() {
   });
 
   return (
-    <QueryState query={company} label="the company" empty="">
+    <QueryState query={company} label="the company">
       {(c) => (
         <Stack>
           <PageHeader
             title={
               <>
-                {c.name} {c.status === "Archived" && <Badge color="gray">Archived</Badge>}
+                {c.name} {c.status === "Archived" && <StatusBadge of="company" status={c.status} />}
               </>
             }
           >
@@ -77,16 +78,5 @@ export function CompanyPage() {
         </Stack>
       )}
     </QueryState>
-  );
-}
-
-function Field({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <Text component="div">{children}</Text>
-    </div>
   );
 }

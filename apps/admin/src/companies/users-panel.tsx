@@ -1,13 +1,15 @@
-import type { CompanyResponse, UserResponse } from "@licensing/contracts";
-import { Badge, Button, Group, Paper, Select, Table, TextInput, Title } from "@mantine/core";
+import type { CompanyResponse } from "@licensing/contracts";
+import { Button, Group, Paper, Select, TextInput, Title } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { ActionDialog, useAction } from "../lib/action.tsx";
 import { ConfirmButton } from "../lib/confirm-button.tsx";
+import { DataTable } from "../lib/data-table.tsx";
 import { usePermissions } from "../lib/me.ts";
 import { useTRPC } from "../lib/trpc.ts";
-import { formatDate, QueryState } from "../lib/ui.tsx";
+import { StatusBadge } from "../lib/status.tsx";
+import { formatDate } from "../lib/ui.tsx";
 
 /** Users and pending invitations of a company (its own members, not the subtree's). */
 export function UsersPanel({ company }: { company: CompanyResponse }) {
@@ -37,63 +39,43 @@ export function UsersPanel({ company }: { company: CompanyResponse }) {
           <Button onClick={() => setInviting(true)}>Invite a user</Button>
         )}
       </Group>
-      <QueryState query={users} label="users" empty="No user in this company yet.">
-        {(list) => (
-          <Table.ScrollContainer minWidth={560}>
-            <Table>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Email</Table.Th>
-                  <Table.Th>Role</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th>Last sign-in</Table.Th>
-                  {can.manageUsers && <Table.Th>Actions</Table.Th>}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.map((u: UserResponse) => (
-                  <Table.Tr key={u.id}>
-                    <Table.Td>{u.email}</Table.Td>
-                    <Table.Td>{u.role}</Table.Td>
-                    <Table.Td>
-                      <Badge
-                        color={u.status === "active" ? "teal.9" : u.status === "pending" ? "yellow" : "gray"}
-                      >
-                        {u.status}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>{formatDate(u.lastLoginAt)}</Table.Td>
-                    {can.manageUsers && (
-                      <Table.Td>
-                        <Group gap="xs" wrap="nowrap">
-                          {u.status === "pending" && (
-                            <Button size="xs" variant="default" onClick={() => resend.mutate({ id: u.id })}>
-                              Resend
-                            </Button>
-                          )}
-                          {u.status !== "revoked" && (
-                            <ConfirmButton
-                              label="Deactivate"
-                              title={`Deactivate ${u.email}?`}
-                              action={deactivate}
-                              run={(close) => deactivate.mutate({ id: u.id }, { onSuccess: close })}
-                            >
-                              {u.status === "pending"
-                                ? "The invitation link stops working."
-                                : "They are signed out everywhere and can no longer sign in."}{" "}
-                              A new invitation brings the account back.
-                            </ConfirmButton>
-                          )}
-                        </Group>
-                      </Table.Td>
-                    )}
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-      </QueryState>
+      <DataTable
+        query={users}
+        label="users"
+        empty="No user in this company yet."
+        minWidth={560}
+        columns={[
+          { header: "Email", cell: (u) => u.email },
+          { header: "Role", cell: (u) => u.role },
+          { header: "Status", cell: (u) => <StatusBadge of="user" status={u.status} /> },
+          { header: "Last sign-in", cell: (u) => formatDate(u.lastLoginAt) },
+          can.manageUsers && {
+            header: "Actions",
+            cell: (u) => (
+              <Group gap="xs" wrap="nowrap">
+                {u.status === "pending" && (
+                  <Button size="xs" variant="default" onClick={() => resend.mutate({ id: u.id })}>
+                    Resend
+                  </Button>
+                )}
+                {u.status !== "revoked" && (
+                  <ConfirmButton
+                    label="Deactivate"
+                    title={`Deactivate ${u.email}?`}
+                    action={deactivate}
+                    run={(close) => deactivate.mutate({ id: u.id }, { onSuccess: close })}
+                  >
+                    {u.status === "pending"
+                      ? "The invitation link stops working."
+                      : "They are signed out everywhere and can no longer sign in."}{" "}
+                    A new invitation brings the account back.
+                  </ConfirmButton>
+                )}
+              </Group>
+            ),
+          },
+        ]}
+      />
       {inviting && <InviteDialog company={company} onClose={() => setInviting(false)} />}
     </Paper>
   );

@@ -5,8 +5,11 @@ import type { FormEvent, ReactNode } from "react";
 import { errorMessage } from "./errors.ts";
 
 interface Effects<TData> {
-  /** Queries to refetch once it succeeded, e.g. `trpc.companies.pathKey()`. */
-  invalidate?: QueryKey[];
+  /**
+   * Queries to refetch once it succeeded, e.g. `trpc.companies.pathKey()`; "all" after signing in, when
+   * every answer cached so far was another session's (or none's).
+   */
+  invalidate?: QueryKey[] | "all";
   /** Said in a green notification once it succeeded. */
   success?: string | ((data: TData) => string);
   /** What follows success (after the refetch): close the dialog, go to the new page. */
@@ -18,7 +21,9 @@ interface Effects<TData> {
 /**
  * A write to the API and what follows it, e.g.
  * `useAction(trpc.companies.archive.mutationOptions(), { invalidate: [...], success: "Archived", then: onClose })`.
- * Its `error` is shown next to the action (`ActionDialog` does) unless `notifyError` is set.
+ * Every mutation of the app goes through it. Its `error` is shown next to the action (`ActionDialog`
+ * does) unless `notifyError` is set; `mutateAsync` serves a caller that chains calls (bulk issue), and a
+ * call that must not run twice passes `useIdempotent(client.licenses.issue.mutate)`.
  */
 export function useAction<TData, TError, TVariables, TContext>(
   options: UseMutationOptions<TData, TError, TVariables, TContext>,
@@ -28,7 +33,8 @@ export function useAction<TData, TError, TVariables, TContext>(
   return useMutation({
     ...options,
     onSuccess: async (data) => {
-      await Promise.all(invalidate.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+      if (invalidate === "all") await queryClient.invalidateQueries();
+      else await Promise.all(invalidate.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
       const message = typeof success === "function" ? success(data) : success;
       if (message) notifications.show({ color: "green", message });
       await then?.(data);

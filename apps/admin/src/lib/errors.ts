@@ -17,3 +17,12 @@ export function errorMessage(error: unknown): string {
 export function isUnauthenticated(error: unknown): boolean {
   return error instanceof TRPCClientError && (error.data as ErrorData)?.httpStatus === 401;
 }
+
+/**
+ * Whether a failed call may still have taken effect: no answer came (the network failed, perhaps after
+ * the server did the work), or the server failed (5xx). An answer refusing the call (4xx) says it did not.
+ */
+export function mayHaveRun(error: unknown): boolean {
+  if (!(error instanceof TRPCClientError) || !error.data) return true;
+  return ((error.data as ErrorData)?.httpStatus ?? 500) >= 500;
+}

@@ -1,9 +1,8 @@
 import type { AppRouter } from "@licensing/api";
-import { TRPC_MAX_BATCH_SIZE } from "@licensing/contracts";
 import { QueryClient } from "@tanstack/react-query";
-import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
+import { createTRPCClient, TRPCClientError } from "@trpc/client";
 import { createTRPCContext, createTRPCOptionsProxy } from "@trpc/tanstack-react-query";
-import superjson from "superjson";
+import { trpcLinks } from "./trpc-links.ts";
 
 export const queryClient = new QueryClient({
   defaultOptions: {
@@ -15,12 +14,9 @@ export const queryClient = new QueryClient({
   },
 });
 
-export const trpcClient = createTRPCClient<AppRouter>({
-  // The server refuses a larger batch (each call counts against the rate limit; decision 0036).
-  links: [httpBatchLink({ url: "/trpc", transformer: superjson, maxItems: TRPC_MAX_BATCH_SIZE })],
-});
+export const trpcClient = createTRPCClient<AppRouter>({ links: trpcLinks({ url: "/trpc" }) });
 
-export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
+export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
 
 /** For loaders and route guards, outside React. */
 export const trpc = createTRPCOptionsProxy<AppRouter>({ client: trpcClient, queryClient });

@@ -2,7 +2,17 @@ import { Alert, Center, Group, Loader, Text, Title } from "@mantine/core";
 import type { ReactNode } from "react";
 import { errorMessage } from "./errors.ts";
 
-/** A list's three other states: loading, failed, and empty, each said in words. */
+/** What a query says of itself, as `useQuery` returns it. */
+export interface QueryLike<T> {
+  data: T | undefined;
+  error: unknown;
+  isPending: boolean;
+}
+
+/**
+ * What is shown while a query loads or when it failed, each said in words; and, given `empty`, what is
+ * said in place of an empty list (`isEmpty` for data that is not an array).
+ */
 export function QueryState<T>({
   query,
   empty,
@@ -10,9 +20,9 @@ export function QueryState<T>({
   label,
   children,
 }: {
-  query: { data: T | undefined; error: unknown; isPending: boolean };
+  query: QueryLike<T>;
   label: string;
-  empty: ReactNode;
+  empty?: ReactNode;
   isEmpty?: (data: T) => boolean;
   children: (data: T) => ReactNode;
 }) {
@@ -25,13 +35,17 @@ export function QueryState<T>({
     );
   const data = query.data;
   const none = isEmpty ? isEmpty(data) : Array.isArray(data) && data.length === 0;
-  if (none)
-    return (
-      <Text c="dimmed" p="md" ta="center">
-        {empty}
-      </Text>
-    );
+  if (empty !== undefined && none) return <EmptyState>{empty}</EmptyState>;
   return <>{children(data)}</>;
+}
+
+/** Said in place of a list that has nothing in it. */
+export function EmptyState({ children }: { children: ReactNode }) {
+  return (
+    <Text c="dimmed" p="md" ta="center">
+      {children}
+    </Text>
+  );
 }
 
 export function ErrorAlert({ error }: { error: unknown }) {
@@ -50,6 +64,18 @@ export function PageHeader({ title, children }: { title: ReactNode; children?: R
       </Title>
       {children && <Group gap="xs">{children}</Group>}
     </Group>
+  );
+}
+
+/** A labelled value on a detail page: "Company", then the company. */
+export function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      <Text component="div">{children}</Text>
+    </div>
   );
 }
 

@@ -1,9 +1,11 @@
 import type { LicenseResponse } from "@licensing/contracts";
-import { Badge, Button, Paper, Table, Title } from "@mantine/core";
+import { Button, Paper, Title } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { useAction } from "../lib/action.tsx";
+import { DataTable } from "../lib/data-table.tsx";
 import { useTRPC } from "../lib/trpc.ts";
-import { formatDate, QueryState } from "../lib/ui.tsx";
+import { StatusBadge } from "../lib/status.tsx";
+import { formatDate } from "../lib/ui.tsx";
 
 export function ActivationsPanel({ license, canWrite }: { license: LicenseResponse; canWrite: boolean }) {
   const trpc = useTRPC();
@@ -18,51 +20,33 @@ export function ActivationsPanel({ license, canWrite }: { license: LicenseRespon
       <Title order={2} size="h4" mb="sm">
         Activations
       </Title>
-      <QueryState query={activations} label="activations" empty="No machine has activated this license yet.">
-        {(list) => (
-          <Table.ScrollContainer minWidth={600}>
-            <Table>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Machine</Table.Th>
-                  <Table.Th>Fingerprint</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th>Activated</Table.Th>
-                  <Table.Th>Last heartbeat</Table.Th>
-                  {canWrite && <Table.Th>Actions</Table.Th>}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.map((a) => (
-                  <Table.Tr key={a.id}>
-                    <Table.Td>{a.machineName ?? "—"}</Table.Td>
-                    <Table.Td>{a.hwFingerprint ?? "—"}</Table.Td>
-                    <Table.Td>
-                      <Badge color={a.status === "active" ? "teal.9" : "gray"}>{a.status}</Badge>
-                    </Table.Td>
-                    <Table.Td>{formatDate(a.activatedAt)}</Table.Td>
-                    <Table.Td>{formatDate(a.lastHeartbeatAt)}</Table.Td>
-                    {canWrite && (
-                      <Table.Td>
-                        {a.status === "active" && (
-                          <Button
-                            size="xs"
-                            variant="default"
-                            loading={reset.isPending}
-                            onClick={() => reset.mutate({ id: license.id, activationId: a.id })}
-                          >
-                            Reset
-                          </Button>
-                        )}
-                      </Table.Td>
-                    )}
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-      </QueryState>
+      <DataTable
+        query={activations}
+        label="activations"
+        empty="No machine has activated this license yet."
+        minWidth={600}
+        columns={[
+          { header: "Machine", cell: (a) => a.machineName ?? "—" },
+          { header: "Fingerprint", cell: (a) => a.hwFingerprint ?? "—" },
+          { header: "Status", cell: (a) => <StatusBadge of="activation" status={a.status} /> },
+          { header: "Activated", cell: (a) => formatDate(a.activatedAt) },
+          { header: "Last heartbeat", cell: (a) => formatDate(a.lastHeartbeatAt) },
+          canWrite && {
+            header: "Actions",
+            cell: (a) =>
+              a.status === "active" && (
+                <Button
+                  size="xs"
+                  variant="default"
+                  loading={reset.isPending}
+                  onClick={() => reset.mutate({ id: license.id, activationId: a.id })}
+                >
+                  Reset
+                </Button>
+              ),
+          },
+        ]}
+      />
     </Paper>
   );
 }

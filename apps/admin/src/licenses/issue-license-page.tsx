@@ -17,7 +17,8 @@ import { getRouteApi, useNavigate } from "@tanstack/react-router";
 import { useEffect, useState } from "react";
 import { useAction } from "../lib/action.tsx";
 import { errorCode, errorMessage } from "../lib/errors.ts";
-import { useTRPC } from "../lib/trpc.ts";
+import { useIdempotent } from "../lib/idempotency.ts";
+import { useTRPC, useTRPCClient } from "../lib/trpc.ts";
 import { PageHeader } from "../lib/ui.tsx";
 import { jsonError } from "../templates/json-field.ts";
 import { defaultTerms, LicenseTermsFields, termsRequest } from "./license-terms.tsx";
@@ -53,7 +54,8 @@ export function IssueLicensePage() {
     // Reset when another version is chosen, not on every render of the parsed schema.
   }, [version?.id]);
 
-  const issue = useAction(trpc.licenses.issue.mutationOptions(), {
+  // Submitting the same form again after a lost answer gets the license the first attempt issued.
+  const issue = useAction(useIdempotent(useTRPCClient().licenses.issue.mutate), {
     invalidate: [trpc.licenses.search.pathKey()],
     success: (issued) => `License issued: ${issued.licenseKey}`,
     then: (issued) => navigate({ to: "/licenses/$licenseId", params: { licenseId: issued.id } }),

@@ -1,7 +1,9 @@
 import type { LicenseStatus } from "@licensing/contracts";
 import { Badge, Code } from "@mantine/core";
+import type { Column } from "../lib/data-table.tsx";
 import { AnchorLink } from "../lib/links.tsx";
-import { statusColor } from "./lookups.ts";
+import { StatusBadge } from "../lib/status.tsx";
+import { formatDate } from "../lib/ui.tsx";
 
 /** A license's key, linking to its page. */
 export function LicenseKeyLink({ id, licenseKey }: { id: string; licenseKey: string }) {
@@ -16,7 +18,7 @@ export function LicenseKeyLink({ id, licenseKey }: { id: string; licenseKey: str
 export function LicenseStatusBadges({ status, isTrial }: { status: LicenseStatus; isTrial: boolean }) {
   return (
     <>
-      <Badge color={statusColor[status]}>{status}</Badge>
+      <StatusBadge of="license" status={status} />
       {isTrial && (
         <Badge ml={4} variant="outline">
           trial
@@ -25,3 +27,18 @@ export function LicenseStatusBadges({ status, isTrial }: { status: LicenseStatus
     </>
   );
 }
+
+type Row = {
+  id: string;
+  licenseKey: string;
+  status: LicenseStatus;
+  isTrial: boolean;
+  expiresAt: string | null;
+};
+
+/** The columns every list of licenses has. */
+export const licenseColumns = {
+  key: { header: "License key", cell: (l) => <LicenseKeyLink id={l.id} licenseKey={l.licenseKey} /> },
+  status: { header: "Status", cell: (l) => <LicenseStatusBadges status={l.status} isTrial={l.isTrial} /> },
+  expires: { header: "Expires", cell: (l) => formatDate(l.expiresAt) },
+} satisfies Record<string, Column<Row>>;

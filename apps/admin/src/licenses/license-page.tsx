@@ -1,15 +1,16 @@
-import { Badge, Button, Code, Loader, Group, Paper, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { Button, Code, Loader, Group, Paper, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { getRouteApi } from "@tanstack/react-router";
-import { lazy, Suspense, useState, type ReactNode } from "react";
+import { lazy, Suspense, useState } from "react";
 import { AnchorLink } from "../lib/links.tsx";
 import { usePermissions } from "../lib/me.ts";
 import { useTRPC } from "../lib/trpc.ts";
-import { formatDate, PageHeader, QueryState } from "../lib/ui.tsx";
+import { StatusBadge } from "../lib/status.tsx";
+import { Field, formatDate, PageHeader, QueryState } from "../lib/ui.tsx";
 import { ActivationsPanel } from "./activations-panel.tsx";
 import { decodeClaims } from "./claims.ts";
 import { LicenseActionDialog, type LicenseAction } from "./license-actions.tsx";
-import { statusColor, useLookups } from "./lookups.ts";
+import { useLookups } from "./lookups.ts";
 
 const route = getRouteApi("/app/licenses/$licenseId");
 const HeartbeatsChart = lazy(() => import("./heartbeats-chart.tsx"));
@@ -24,7 +25,7 @@ export function LicensePage() {
   const [action, setAction] = useState<LicenseAction | null>(null);
 
   return (
-    <QueryState query={license} label="the license" empty="">
+    <QueryState query={license} label="the license">
       {(l) => {
         const claims = file.data ? decodeClaims(file.data.token) : null;
         const live = l.status === "Active" || l.status === "Suspended";
@@ -34,9 +35,7 @@ export function LicensePage() {
               title={
                 <>
                   <Code fz="inherit">{l.licenseKey}</Code>{" "}
-                  <Badge color={statusColor[l.status]} size="lg">
-                    {l.status}
-                  </Badge>
+                  <StatusBadge of="license" status={l.status} size="lg" />
                 </>
               }
             >
@@ -137,16 +136,5 @@ export function LicensePage() {
         );
       }}
     </QueryState>
-  );
-}
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <Text component="div">{children}</Text>
-    </div>
   );
 }

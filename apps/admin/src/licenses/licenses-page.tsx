@@ -1,36 +1,18 @@
 import { LICENSE_PAGE_SIZE, LicenseStatus } from "@licensing/contracts";
-import { Paper, Select, SimpleGrid, Table, TextInput } from "@mantine/core";
+import { Paper, SimpleGrid, TextInput } from "@mantine/core";
 import { useDebouncedCallback } from "@mantine/hooks";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { getRouteApi } from "@tanstack/react-router";
 import { ButtonLink } from "../lib/links.tsx";
 import { usePermissions } from "../lib/me.ts";
-import { Pager } from "../lib/pager.tsx";
+import { DataTable } from "../lib/data-table.tsx";
+import { FilterSelect } from "../lib/filter-select.tsx";
+import { usePaging } from "../lib/search.ts";
 import { useTRPC } from "../lib/trpc.ts";
-import { formatDate, PageHeader, QueryState } from "../lib/ui.tsx";
-import { LicenseKeyLink, LicenseStatusBadges } from "./license-cells.tsx";
+import { PageHeader } from "../lib/ui.tsx";
+import { licenseColumns } from "./license-cells.tsx";
+import type { LicenseSearch } from "./license-search.ts";
 import { useLookups } from "./lookups.ts";
-
-export interface LicenseSearch {
-  search?: string | undefined;
-  status?: string | undefined;
-  companyId?: string | undefined;
-  templateId?: string | undefined;
-  page?: number | undefined;
-}
-
-const text = (v: unknown) => (typeof v === "string" && v !== "" ? v : undefined);
-
-export function licenseSearch(search: Record<string, unknown>): LicenseSearch {
-  const page = Number(search.page);
-  return {
-    search: text(search.search),
-    status: text(search.status),
-    companyId: text(search.companyId),
-    templateId: text(search.templateId),
-    page: Number.isInteger(page) && page > 1 ? page : undefined,
-  };
-}
 
 const route = getRouteApi("/app/licenses");
 const PAGE_SIZE = LICENSE_PAGE_SIZE.default;
@@ -41,9 +23,9 @@ export function LicensesPage() {
   const trpc = useTRPC();
   const can = usePermissions();
   const lookups = useLookups();
-  const page = search.page ?? 1;
+  const paging = usePaging("licenses", PAGE_SIZE);
   const results = useQuery({
-    ...trpc.licenses.search.queryOptions({ ...search, page, pageSize: PAGE_SIZE }),
+    ...trpc.licenses.search.queryOptions({ ...search, page: paging.page, pageSize: PAGE_SIZE }),
     placeholderData: keepPreviousData,
   });
   const setFilter = (patch: Partial<LicenseSearch>) =>
@@ -71,82 +53,47 @@ export function LicensesPage() {
           defaultValue={search.search ?? ""}
           onChange={(e) => setText(e.currentTarget.value)}
         />
-        <Select
+        <FilterSelect
           label="Status"
           placeholder="Any status"
-          clearable
           data={LicenseStatus.options}
-          value={search.status ?? null}
-          onChange={(v) => setFilter({ status: v ?? undefined })}
+          value={search.status}
+          onChange={(v) => setFilter({ status: v })}
         />
-        <Select
+        <FilterSelect
           label="Company"
           placeholder="Any company"
-          clearable
           searchable
           data={lookups.companies.map((c) => ({ value: c.id, label: c.name }))}
-          value={search.companyId ?? null}
-          onChange={(v) => setFilter({ companyId: v ?? undefined })}
+          value={search.companyId}
+          onChange={(v) => setFilter({ companyId: v })}
         />
-        <Select
+        <FilterSelect
           label="Template"
           placeholder="Any template"
-          clearable
           searchable
           data={lookups.templates.map((t) => ({ value: t.id, label: t.name }))}
-          value={search.templateId ?? null}
-          onChange={(v) => setFilter({ templateId: v ?? undefined })}
+          value={search.templateId}
+          onChange={(v) => setFilter({ templateId: v })}
         />
       </SimpleGrid>
       <Paper withBorder>
-        <QueryState
+        <DataTable
           query={results}
           label="licenses"
           empty="No license matches these filters."
-          isEmpty={(p) => p.items.length === 0}
-        >
-          {(result) => (
-            <>
-              <Table.ScrollContainer minWidth={720}>
-                <Table striped highlightOnHover>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>License key</Table.Th>
-                      <Table.Th>Company</Table.Th>
-                      <Table.Th>Template</Table.Th>
-                      <Table.Th>Status</Table.Th>
-                      <Table.Th>Expires</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {result.items.map((l) => (
-                      <Table.Tr key={l.id}>
-                        <Table.Td>
-                          <LicenseKeyLink id={l.id} licenseKey={l.licenseKey} />
-                        </Table.Td>
-                        <Table.Td>{lookups.companyName(l.companyId)}</Table.Td>
-                        <Table.Td>{lookups.templateName(l.templateId)}</Table.Td>
-                        <Table.Td>
-                          <LicenseStatusBadges status={l.status} isTrial={l.isTrial} />
-                        </Table.Td>
-                        <Table.Td>{formatDate(l.expiresAt)}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
-              <Pager
-                total={result.total}
-                noun="licenses"
-                page={page}
-                pageSize={PAGE_SIZE}
-                onPage={(p) =>
-                  void navigate({ search: (prev) => ({ ...prev, page: p > 1 ? p : undefined }) })
-                }
-              />
-            </>
-          )}
-        </QueryState>
+          paging={paging}
+          minWidth={720}
+          striped
+          highlightOnHover
+          columns={[
+            licenseColumns.key,
+            { header: "Company", cell: (l) => lookups.companyName(l.companyId) },
+            { header: "Template", cell: (l) => lookups.templateName(l.templateId) },
+            licenseColumns.status,
+            licenseColumns.expires,
+          ]}
+        />
       </Paper>
     </>
   );

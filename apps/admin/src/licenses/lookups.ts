@@ -21,10 +21,3 @@ export function useLookups() {
       .map((t) => ({ value: t.id, label: `${t.name} (${t.productCode})` })),
   };
 }
-
-export const statusColor = {
-  Active: "teal.9",
-  Suspended: "yellow",
-  Revoked: "red.9",
-  Expired: "gray",
-} as const;

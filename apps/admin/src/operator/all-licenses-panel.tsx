@@ -1,12 +1,14 @@
 import { LICENSE_PAGE_SIZE, LicenseStatus } from "@licensing/contracts";
-import { Paper, Select, SimpleGrid, Table } from "@mantine/core";
+import { Paper, SimpleGrid } from "@mantine/core";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { getRouteApi } from "@tanstack/react-router";
-import { LicenseKeyLink, LicenseStatusBadges } from "../licenses/license-cells.tsx";
+import { licenseColumns } from "../licenses/license-cells.tsx";
 import { useLookups } from "../licenses/lookups.ts";
-import { Pager } from "../lib/pager.tsx";
+import { DataTable } from "../lib/data-table.tsx";
+import { FilterSelect } from "../lib/filter-select.tsx";
+import { usePaging } from "../lib/search.ts";
 import { useTRPC } from "../lib/trpc.ts";
-import { formatDate, QueryState } from "../lib/ui.tsx";
+import { formatDate } from "../lib/ui.tsx";
 import type { OperatorSearch } from "./operator-search.ts";
 
 const route = getRouteApi("/app/operator");
@@ -22,7 +24,7 @@ export function AllLicensesPanel() {
   const navigate = route.useNavigate();
   const trpc = useTRPC();
   const lookups = useLookups();
-  const page = search.page ?? 1;
+  const paging = usePaging("licenses", PAGE_SIZE);
   const { status, templateId, companyId, trial } = search;
   const results = useQuery({
     ...trpc.operator.licenses.queryOptions({
@@ -30,7 +32,7 @@ export function AllLicensesPanel() {
       templateId,
       companyId,
       trial,
-      page,
+      page: paging.page,
       pageSize: PAGE_SIZE,
     }),
     placeholderData: keepPreviousData,
@@ -41,93 +43,57 @@ export function AllLicensesPanel() {
   return (
     <>
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} mb="md">
-        <Select
+        <FilterSelect
           label="Status"
           placeholder="Any status"
-          clearable
           data={LicenseStatus.options}
-          value={status ?? null}
-          onChange={(v) => setFilter({ status: v ?? undefined })}
+          value={status}
+          onChange={(v) => setFilter({ status: v })}
         />
-        <Select
+        <FilterSelect
           label="Template"
           placeholder="Any template"
-          clearable
           searchable
           data={lookups.templates.map((t) => ({ value: t.id, label: `${t.name} (${t.productCode})` }))}
-          value={templateId ?? null}
-          onChange={(v) => setFilter({ templateId: v ?? undefined })}
+          value={templateId}
+          onChange={(v) => setFilter({ templateId: v })}
         />
-        <Select
+        <FilterSelect
           label="Company"
           description="Its own licenses, not its children's"
           placeholder="Any company"
-          clearable
           searchable
           data={lookups.companies.map((c) => ({ value: c.id, label: c.name }))}
-          value={companyId ?? null}
-          onChange={(v) => setFilter({ companyId: v ?? undefined })}
+          value={companyId}
+          onChange={(v) => setFilter({ companyId: v })}
         />
-        <Select
+        <FilterSelect
           label="Trial"
           placeholder="Trial or not"
-          clearable
           data={TRIAL}
-          value={trial === undefined ? null : String(trial)}
-          onChange={(v) => setFilter({ trial: v === null ? undefined : v === "true" })}
+          value={trial === undefined ? undefined : String(trial)}
+          onChange={(v) => setFilter({ trial: v === undefined ? undefined : v === "true" })}
         />
       </SimpleGrid>
       <Paper withBorder>
-        <QueryState
+        <DataTable
           query={results}
           label="licenses"
           empty="No license matches these filters."
-          isEmpty={(p) => p.items.length === 0}
-        >
-          {(result) => (
-            <>
-              <Table.ScrollContainer minWidth={760}>
-                <Table striped highlightOnHover aria-label="All licenses">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>License key</Table.Th>
-                      <Table.Th>Company</Table.Th>
-                      <Table.Th>Product</Table.Th>
-                      <Table.Th>Status</Table.Th>
-                      <Table.Th>Issued</Table.Th>
-                      <Table.Th>Expires</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {result.items.map((l) => (
-                      <Table.Tr key={l.id}>
-                        <Table.Td>
-                          <LicenseKeyLink id={l.id} licenseKey={l.licenseKey} />
-                        </Table.Td>
-                        <Table.Td>{l.companyName}</Table.Td>
-                        <Table.Td>{l.productCode}</Table.Td>
-                        <Table.Td>
-                          <LicenseStatusBadges status={l.status} isTrial={l.isTrial} />
-                        </Table.Td>
-                        <Table.Td>{formatDate(l.issuedAt)}</Table.Td>
-                        <Table.Td>{formatDate(l.expiresAt)}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
-              <Pager
-                total={result.total}
-                noun="licenses"
-                page={page}
-                pageSize={PAGE_SIZE}
-                onPage={(p) =>
-                  void navigate({ search: (prev) => ({ ...prev, page: p > 1 ? p : undefined }) })
-                }
-              />
-            </>
-          )}
-        </QueryState>
+          paging={paging}
+          minWidth={760}
+          striped
+          highlightOnHover
+          aria-label="All licenses"
+          columns={[
+            licenseColumns.key,
+            { header: "Company", cell: (l) => l.companyName },
+            { header: "Product", cell: (l) => l.productCode },
+            licenseColumns.status,
+            { header: "Issued", cell: (l) => formatDate(l.issuedAt) },
+            licenseColumns.expires,
+          ]}
+        />
       </Paper>
     </>
   );

@@ -1,32 +1,23 @@
-import { Uuid } from "@licensing/contracts";
+import { z } from "zod";
+import { id, page, text } from "../lib/search.ts";
 
 export const OPERATOR_TABS = ["overview", "tenants", "licenses", "users"] as const;
 export type OperatorTab = (typeof OPERATOR_TABS)[number];
 
+/** The router reads `trial=true` as a boolean; a hand-written URL may still carry the string. */
+const flag = z
+  .union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")])
+  .optional()
+  .catch(undefined);
+
 /** The console's tab and the filters of its lists, as the URL carries them. */
-export interface OperatorSearch {
-  tab?: OperatorTab | undefined;
-  search?: string | undefined;
-  status?: string | undefined;
-  templateId?: string | undefined;
-  companyId?: string | undefined;
-  trial?: boolean | undefined;
-  page?: number | undefined;
-}
-
-const text = (v: unknown) => (typeof v === "string" && v !== "" ? v : undefined);
-
-export function operatorSearch(search: Record<string, unknown>): OperatorSearch {
-  const page = Number(search.page);
-  // The router parses `trial=true` to a boolean; a hand-written URL may still carry the string.
-  const trial = String(search.trial);
-  return {
-    tab: OPERATOR_TABS.find((t) => t === search.tab),
-    search: text(search.search),
-    status: text(search.status),
-    templateId: Uuid.safeParse(search.templateId).data,
-    companyId: Uuid.safeParse(search.companyId).data,
-    trial: trial === "true" ? true : trial === "false" ? false : undefined,
-    page: Number.isInteger(page) && page > 1 ? page : undefined,
-  };
-}
+export const OperatorSearch = z.object({
+  tab: z.enum(OPERATOR_TABS).optional().catch(undefined),
+  search: text,
+  status: text,
+  templateId: id,
+  companyId: id,
+  trial: flag,
+  page,
+});
+export type OperatorSearch = z.infer<typeof OperatorSearch>;

@@ -1,10 +1,12 @@
 import type { OperatorUserResponse } from "@licensing/contracts";
-import { Badge, Button, Group, Paper, Table, Text, Title } from "@mantine/core";
+import { Button, Group, Paper, Text, Title } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import { DataTable } from "../lib/data-table.tsx";
 import { useMe } from "../lib/me.ts";
 import { useTRPC } from "../lib/trpc.ts";
-import { formatDate, QueryState } from "../lib/ui.tsx";
+import { StatusBadge } from "../lib/status.tsx";
+import { formatDate } from "../lib/ui.tsx";
 import { DemoteDialog, InviteOperatorDialog, PromoteDialog } from "./operator-user-dialogs.tsx";
 
 type Dialog = { kind: "invite" } | { kind: "promote" } | { kind: "demote"; user: OperatorUserResponse };
@@ -30,58 +32,39 @@ export function OperatorUsersPanel() {
           <Button onClick={() => setDialog({ kind: "invite" })}>Invite an operator</Button>
         </Group>
       </Group>
-      <QueryState query={operators} label="operators" empty="No operator account.">
-        {(list) => (
-          <Table.ScrollContainer minWidth={640}>
-            <Table aria-label="Operators">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Email</Table.Th>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th>2FA</Table.Th>
-                  <Table.Th>Last sign-in</Table.Th>
-                  <Table.Th>Actions</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.map((u) => (
-                  <Table.Tr key={u.id}>
-                    <Table.Td>{u.email}</Table.Td>
-                    <Table.Td>{u.displayName ?? "—"}</Table.Td>
-                    <Table.Td>
-                      <Badge
-                        color={u.status === "active" ? "teal.9" : u.status === "pending" ? "yellow" : "gray"}
-                      >
-                        {u.status}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>{u.totpEnabled ? "on" : "off"}</Table.Td>
-                    <Table.Td>{formatDate(u.lastLoginAt)}</Table.Td>
-                    <Table.Td>
-                      {u.id === me.id ? (
-                        <Text size="sm" c="dimmed">
-                          You
-                        </Text>
-                      ) : (
-                        <Button
-                          size="xs"
-                          variant="default"
-                          color="red"
-                          aria-label={`Demote ${u.email}`}
-                          onClick={() => setDialog({ kind: "demote", user: u })}
-                        >
-                          Demote
-                        </Button>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-      </QueryState>
+      <DataTable
+        query={operators}
+        label="operators"
+        empty="No operator account."
+        minWidth={640}
+        aria-label="Operators"
+        columns={[
+          { header: "Email", cell: (u) => u.email },
+          { header: "Name", cell: (u) => u.displayName ?? "—" },
+          { header: "Status", cell: (u) => <StatusBadge of="user" status={u.status} /> },
+          { header: "2FA", cell: (u) => (u.totpEnabled ? "on" : "off") },
+          { header: "Last sign-in", cell: (u) => formatDate(u.lastLoginAt) },
+          {
+            header: "Actions",
+            cell: (u) =>
+              u.id === me.id ? (
+                <Text size="sm" c="dimmed">
+                  You
+                </Text>
+              ) : (
+                <Button
+                  size="xs"
+                  variant="default"
+                  color="red"
+                  aria-label={`Demote ${u.email}`}
+                  onClick={() => setDialog({ kind: "demote", user: u })}
+                >
+                  Demote
+                </Button>
+              ),
+          },
+        ]}
+      />
       {dialog?.kind === "invite" && <InviteOperatorDialog onClose={close} />}
       {dialog?.kind === "promote" && <PromoteDialog onClose={close} />}
       {dialog?.kind === "demote" && <DemoteDialog user={dialog.user} onClose={close} />}

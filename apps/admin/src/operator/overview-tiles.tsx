@@ -12,7 +12,7 @@ export function OverviewTiles() {
   const trpc = useTRPC();
   const overview = useQuery(trpc.operator.overview.queryOptions());
   return (
-    <QueryState query={overview} label="the overview" empty="" isEmpty={() => false}>
+    <QueryState query={overview} label="the overview">
       {(o) => (
         <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }}>
           {tiles(o).map((tile) => (

@@ -1,12 +1,14 @@
 import { LICENSE_PAGE_SIZE } from "@licensing/contracts";
-import { Badge, Paper, Table, Text, TextInput } from "@mantine/core";
+import { Paper, Text, TextInput } from "@mantine/core";
 import { useDebouncedCallback } from "@mantine/hooks";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { getRouteApi } from "@tanstack/react-router";
 import { AnchorLink } from "../lib/links.tsx";
-import { Pager } from "../lib/pager.tsx";
+import { DataTable } from "../lib/data-table.tsx";
+import { usePaging } from "../lib/search.ts";
 import { useTRPC } from "../lib/trpc.ts";
-import { formatDate, QueryState } from "../lib/ui.tsx";
+import { StatusBadge } from "../lib/status.tsx";
+import { formatDate } from "../lib/ui.tsx";
 
 const route = getRouteApi("/app/operator");
 const PAGE_SIZE = LICENSE_PAGE_SIZE.default;
@@ -16,9 +18,9 @@ export function TenantsPanel() {
   const search = route.useSearch();
   const navigate = route.useNavigate();
   const trpc = useTRPC();
-  const page = search.page ?? 1;
+  const paging = usePaging("tenants", PAGE_SIZE);
   const tenants = useQuery({
-    ...trpc.operator.tenants.queryOptions({ search: search.search, page, pageSize: PAGE_SIZE }),
+    ...trpc.operator.tenants.queryOptions({ search: search.search, page: paging.page, pageSize: PAGE_SIZE }),
     placeholderData: keepPreviousData,
   });
   const setText = useDebouncedCallback(
@@ -41,63 +43,42 @@ export function TenantsPanel() {
         mb="md"
       />
       <Paper withBorder>
-        <QueryState
+        <DataTable
           query={tenants}
           label="tenants"
           empty="No root company matches."
-          isEmpty={(p) => p.items.length === 0}
-        >
-          {(result) => (
-            <>
-              <Table.ScrollContainer minWidth={720}>
-                <Table striped highlightOnHover aria-label="Tenants">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>Tenant</Table.Th>
-                      <Table.Th>Slug</Table.Th>
-                      <Table.Th>Status</Table.Th>
-                      <Table.Th ta="right">Companies below</Table.Th>
-                      <Table.Th ta="right">Licenses</Table.Th>
-                      <Table.Th>Created</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {result.items.map((t) => (
-                      <Table.Tr key={t.id}>
-                        <Table.Td>
-                          <AnchorLink to="/companies/$companyId" params={{ companyId: t.id }}>
-                            {t.name}
-                          </AnchorLink>
-                          {t.contactEmail && (
-                            <Text size="xs" c="dimmed">
-                              {t.contactEmail}
-                            </Text>
-                          )}
-                        </Table.Td>
-                        <Table.Td>{t.slug}</Table.Td>
-                        <Table.Td>
-                          <Badge color={t.status === "Active" ? "teal.9" : "gray"}>{t.status}</Badge>
-                        </Table.Td>
-                        <Table.Td ta="right">{t.descendantCount.toLocaleString("en")}</Table.Td>
-                        <Table.Td ta="right">{t.licenseCount.toLocaleString("en")}</Table.Td>
-                        <Table.Td>{formatDate(t.createdAt)}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
-              <Pager
-                total={result.total}
-                noun="tenants"
-                page={page}
-                pageSize={PAGE_SIZE}
-                onPage={(p) =>
-                  void navigate({ search: (prev) => ({ ...prev, page: p > 1 ? p : undefined }) })
-                }
-              />
-            </>
-          )}
-        </QueryState>
+          paging={paging}
+          minWidth={720}
+          striped
+          highlightOnHover
+          aria-label="Tenants"
+          columns={[
+            {
+              header: "Tenant",
+              cell: (t) => (
+                <>
+                  <AnchorLink to="/companies/$companyId" params={{ companyId: t.id }}>
+                    {t.name}
+                  </AnchorLink>
+                  {t.contactEmail && (
+                    <Text size="xs" c="dimmed">
+                      {t.contactEmail}
+                    </Text>
+                  )}
+                </>
+              ),
+            },
+            { header: "Slug", cell: (t) => t.slug },
+            { header: "Status", cell: (t) => <StatusBadge of="company" status={t.status} /> },
+            {
+              header: "Companies below",
+              align: "right",
+              cell: (t) => t.descendantCount.toLocaleString("en"),
+            },
+            { header: "Licenses", align: "right", cell: (t) => t.licenseCount.toLocaleString("en") },
+            { header: "Created", cell: (t) => formatDate(t.createdAt) },
+          ]}
+        />
       </Paper>
     </>
   );

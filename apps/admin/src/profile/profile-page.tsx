@@ -14,11 +14,10 @@ import {
   Title,
 } from "@mantine/core";
 import { useForm } from "@mantine/form";
-import { notifications } from "@mantine/notifications";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import QRCode from "qrcode";
 import { useState } from "react";
-import { authApi } from "../auth/account-api.ts";
+import { useAction } from "../lib/action.tsx";
 import { errorCode, errorMessage } from "../lib/errors.ts";
 import { useMe } from "../lib/me.ts";
 import { useTRPC } from "../lib/trpc.ts";
@@ -47,12 +46,9 @@ function ChangePassword() {
     initialValues: { currentPassword: "", newPassword: "" },
     validate: { newPassword: (v) => (v.length < 8 ? "At least 8 characters" : null) },
   });
-  const change = useMutation({
-    mutationFn: authApi.changePassword,
-    onSuccess: () => {
-      form.reset();
-      notifications.show({ color: "teal.9", message: "Password changed; your other sessions are closed" });
-    },
+  const change = useAction(useTRPC().auth.changePassword.mutationOptions(), {
+    success: "Password changed; your other sessions are closed",
+    then: () => form.reset(),
   });
   return (
     <Paper withBorder p="md">
@@ -100,6 +96,7 @@ const PASSWORD_ERRORS = new Set(["auth.reauthentication_required", "auth.invalid
 const isPasswordError = (error: unknown) => PASSWORD_ERRORS.has(errorCode(error) ?? "");
 
 function EnrolTwoFactor() {
+  const trpc = useTRPC();
   const refreshMe = useRefreshMe();
   const [enrolment, setEnrolment] = useState<{ secret: string; qr: string } | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
@@ -107,20 +104,18 @@ function EnrolTwoFactor() {
   // A session signed in more than 10 minutes ago must confirm the password to turn 2FA on: the field
   // appears when the server asks for it, and its value then goes with enrolment and enabling.
   const [password, setPassword] = useState<string | null>(null);
-  const askForPassword = (error: Error) => {
-    if (errorCode(error) === "auth.reauthentication_required") setPassword((p) => p ?? "");
-  };
   const confirming = password === null ? {} : { password };
-  const enroll = useMutation({
-    mutationFn: authApi.enrollTotp,
-    onSuccess: async (r) =>
+  const askingForPassword = {
+    onError: (error: unknown) => {
+      if (errorCode(error) === "auth.reauthentication_required") setPassword((p) => p ?? "");
+    },
+  };
+  const enroll = useAction(trpc.auth.twoFactor.enroll.mutationOptions(), {
+    then: async (r) =>
       setEnrolment({ secret: r.secret, qr: await QRCode.toDataURL(r.otpauthUri, { margin: 1 }) }),
-    onError: askForPassword,
   });
-  const enable = useMutation({
-    mutationFn: authApi.enableTotp,
-    onSuccess: (r) => setCodes(r.recoveryCodes),
-    onError: askForPassword,
+  const enable = useAction(trpc.auth.twoFactor.enable.mutationOptions(), {
+    then: (r) => setCodes(r.recoveryCodes),
   });
   const passwordField = (error: unknown) =>
     password !== null && (
@@ -164,7 +159,7 @@ function EnrolTwoFactor() {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          enroll.mutate(confirming);
+          enroll.mutate(confirming, askingForPassword);
         }}
       >
         <Stack>
@@ -188,7 +183,7 @@ function EnrolTwoFactor() {
     <form
       onSubmit={(e) => {
         e.preventDefault();
-        enable.mutate({ code, ...confirming });
+        enable.mutate({ code, ...confirming }, askingForPassword);
       }}
     >
       <Stack>
@@ -219,9 +214,11 @@ function EnrolTwoFactor() {
 }
 
 function DisableTwoFactor() {
-  const refreshMe = useRefreshMe();
+  const trpc = useTRPC();
   const form = useForm({ initialValues: { password: "", code: "" } });
-  const disable = useMutation({ mutationFn: authApi.disableTotp, onSuccess: () => void refreshMe() });
+  const disable = useAction(trpc.auth.twoFactor.disable.mutationOptions(), {
+    invalidate: [trpc.auth.me.queryKey()],
+  });
   return (
     <form onSubmit={form.onSubmit((v) => disable.mutate(v))}>
       <Stack>

@@ -2,9 +2,10 @@ import { AppShell, Badge, Burger, Button, Group, Text, Title } from "@mantine/co
 import { useDisclosure } from "@mantine/hooks";
 import { useQueryClient } from "@tanstack/react-query";
 import { Outlet, useNavigate, useRouterState } from "@tanstack/react-router";
-import { authApi } from "../auth/account-api.ts";
+import { useAction } from "../lib/action.tsx";
 import { NavLinkRoute } from "../lib/links.tsx";
 import { useMe } from "../lib/me.ts";
+import { useTRPC } from "../lib/trpc.ts";
 
 const links = [
   { to: "/licenses", label: "Licenses" },
@@ -25,11 +26,14 @@ export function Shell() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
 
-  const signOut = async () => {
-    await authApi.logout();
-    queryClient.clear();
-    await navigate({ to: "/sign-in", search: { next: undefined } });
-  };
+  // Signed out, nothing cached may show on the sign-in page or to the next user.
+  const signOut = useAction(useTRPC().auth.logout.mutationOptions(), {
+    notifyError: true,
+    then: () => {
+      queryClient.clear();
+      return navigate({ to: "/sign-in", search: { next: undefined } });
+    },
+  });
 
   return (
     <AppShell
@@ -56,7 +60,7 @@ export function Shell() {
               {me.email}
             </Text>
             <Badge visibleFrom="xs">{me.isOperator ? "operator" : (me.role ?? "no role")}</Badge>
-            <Button variant="default" size="xs" onClick={() => void signOut()}>
+            <Button variant="default" size="xs" onClick={() => signOut.mutate()}>
               Sign out
             </Button>
           </Group>

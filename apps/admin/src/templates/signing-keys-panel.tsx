@@ -1,13 +1,13 @@
 import type { LicenseTemplateResponse } from "@licensing/contracts";
-import { Badge, Button, Code, Group, Paper, Table, Text } from "@mantine/core";
+import { Button, Code, Group, Paper, Text } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { useAction } from "../lib/action.tsx";
 import { ConfirmButton } from "../lib/confirm-button.tsx";
+import { DataTable } from "../lib/data-table.tsx";
 import { usePermissions } from "../lib/me.ts";
 import { useTRPC } from "../lib/trpc.ts";
-import { formatDate, QueryState } from "../lib/ui.tsx";
-
-const statusColor = { Active: "teal.9", Inactive: "yellow", Retired: "gray" } as const;
+import { StatusBadge } from "../lib/status.tsx";
+import { formatDate } from "../lib/ui.tsx";
 
 export function SigningKeysPanel({ template }: { template: LicenseTemplateResponse }) {
   const trpc = useTRPC();
@@ -36,53 +36,32 @@ export function SigningKeysPanel({ template }: { template: LicenseTemplateRespon
           </Button>
         )}
       </Group>
-      <QueryState query={keys} label="signing keys" empty="No signing key.">
-        {(list) => (
-          <Table.ScrollContainer minWidth={560}>
-            <Table>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Public key</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th>Created</Table.Th>
-                  {can.manageTemplates && <Table.Th>Actions</Table.Th>}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.map((k) => (
-                  <Table.Tr key={k.id}>
-                    <Table.Td>
-                      <Code>{k.publicKeyHex.slice(0, 16)}…</Code>
-                    </Table.Td>
-                    <Table.Td>
-                      <Badge color={statusColor[k.status]}>{k.status}</Badge>
-                    </Table.Td>
-                    <Table.Td>{formatDate(k.createdAt)}</Table.Td>
-                    {can.manageTemplates && (
-                      <Table.Td>
-                        {k.status === "Inactive" && (
-                          <ConfirmButton
-                            label="Retire"
-                            title="Retire this signing key?"
-                            action={retire}
-                            run={(close) =>
-                              retire.mutate({ id: template.id, keyId: k.id }, { onSuccess: close })
-                            }
-                          >
-                            This records that the key is out of use for good: it can never sign again.
-                            Licenses it signed are not re-signed by this; a transfer or rebind signs one with
-                            the active key.
-                          </ConfirmButton>
-                        )}
-                      </Table.Td>
-                    )}
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-      </QueryState>
+      <DataTable
+        query={keys}
+        label="signing keys"
+        empty="No signing key."
+        minWidth={560}
+        columns={[
+          { header: "Public key", cell: (k) => <Code>{k.publicKeyHex.slice(0, 16)}…</Code> },
+          { header: "Status", cell: (k) => <StatusBadge of="signingKey" status={k.status} /> },
+          { header: "Created", cell: (k) => formatDate(k.createdAt) },
+          can.manageTemplates && {
+            header: "Actions",
+            cell: (k) =>
+              k.status === "Inactive" && (
+                <ConfirmButton
+                  label="Retire"
+                  title="Retire this signing key?"
+                  action={retire}
+                  run={(close) => retire.mutate({ id: template.id, keyId: k.id }, { onSuccess: close })}
+                >
+                  This records that the key is out of use for good: it can never sign again. Licenses it
+                  signed are not re-signed by this; a transfer or rebind signs one with the active key.
+                </ConfirmButton>
+              ),
+          },
+        ]}
+      />
     </Paper>
   );
 }

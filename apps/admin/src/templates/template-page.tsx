@@ -18,6 +18,7 @@ import { useAction } from "../lib/action.tsx";
 import { errorMessage } from "../lib/errors.ts";
 import { usePermissions } from "../lib/me.ts";
 import { useTRPC } from "../lib/trpc.ts";
+import { StatusBadge } from "../lib/status.tsx";
 import { PageHeader, QueryState } from "../lib/ui.tsx";
 import { SigningKeysPanel } from "./signing-keys-panel.tsx";
 import { VersionsPanel } from "./versions-panel.tsx";
@@ -29,14 +30,14 @@ export function TemplatePage() {
   const trpc = useTRPC();
   const template = useQuery(trpc.templates.get.queryOptions({ id: templateId }));
   return (
-    <QueryState query={template} label="the template" empty="">
+    <QueryState query={template} label="the template">
       {(t) => (
         <Stack>
           <PageHeader
             title={
               <>
                 {t.name} <Badge>{t.productCode}</Badge>{" "}
-                {t.status === "Archived" && <Badge color="gray">Archived</Badge>}
+                {t.status === "Archived" && <StatusBadge of="template" status={t.status} />}
               </>
             }
           />
@@ -86,7 +87,7 @@ function SettingsPanel({ template }: { template: LicenseTemplateResponse }) {
     <Paper withBorder p="md" maw={640}>
       <form
         onSubmit={form.onSubmit((v) =>
-          update.mutate({ id: template.id, patch: { ...v, description: v.description || null } }),
+          update.mutate({ id: template.id, ...v, description: v.description || null }),
         )}
       >
         <Stack>

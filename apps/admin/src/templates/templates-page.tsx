@@ -5,7 +5,6 @@ import {
   NumberInput,
   Paper,
   SegmentedControl,
-  Table,
   Textarea,
   TextInput,
 } from "@mantine/core";
@@ -14,11 +13,12 @@ import { useQuery } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { useState } from "react";
 import { ActionDialog, useAction } from "../lib/action.tsx";
+import { DataTable } from "../lib/data-table.tsx";
 import { errorCode, errorMessage } from "../lib/errors.ts";
 import { AnchorLink } from "../lib/links.tsx";
 import { usePermissions } from "../lib/me.ts";
 import { useTRPC } from "../lib/trpc.ts";
-import { PageHeader, QueryState } from "../lib/ui.tsx";
+import { PageHeader } from "../lib/ui.tsx";
 
 export function TemplatesPage() {
   const trpc = useTRPC();
@@ -39,38 +39,27 @@ export function TemplatesPage() {
         onChange={(v) => setStatus(v as "Active" | "Archived")}
       />
       <Paper withBorder>
-        <QueryState query={list} label="templates" empty={`No ${status.toLowerCase()} template.`}>
-          {(templates) => (
-            <Table.ScrollContainer minWidth={560}>
-              <Table striped>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Name</Table.Th>
-                    <Table.Th>Product code</Table.Th>
-                    <Table.Th>Offline days</Table.Th>
-                    <Table.Th>Validity days</Table.Th>
-                    <Table.Th>Versions</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {templates.map((t) => (
-                    <Table.Tr key={t.id}>
-                      <Table.Td>
-                        <AnchorLink to="/templates/$templateId" params={{ templateId: t.id }}>
-                          {t.name}
-                        </AnchorLink>
-                      </Table.Td>
-                      <Table.Td>{t.productCode}</Table.Td>
-                      <Table.Td>{t.defaultOfflineDays}</Table.Td>
-                      <Table.Td>{t.defaultValidityDays}</Table.Td>
-                      <Table.Td>{t.currentVersionId ? <Badge>versioned</Badge> : "none yet"}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          )}
-        </QueryState>
+        <DataTable
+          query={list}
+          label="templates"
+          empty={`No ${status.toLowerCase()} template.`}
+          minWidth={560}
+          striped
+          columns={[
+            {
+              header: "Name",
+              cell: (t) => (
+                <AnchorLink to="/templates/$templateId" params={{ templateId: t.id }}>
+                  {t.name}
+                </AnchorLink>
+              ),
+            },
+            { header: "Product code", cell: (t) => t.productCode },
+            { header: "Offline days", cell: (t) => t.defaultOfflineDays },
+            { header: "Validity days", cell: (t) => t.defaultValidityDays },
+            { header: "Versions", cell: (t) => (t.currentVersionId ? <Badge>versioned</Badge> : "none yet") },
+          ]}
+        />
       </Paper>
       {creating && <CreateTemplateDialog onClose={() => setCreating(false)} />}
     </>

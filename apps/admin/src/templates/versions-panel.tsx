@@ -121,11 +121,9 @@ function NewVersionForm({
         onSubmit={form.onSubmit((v) =>
           create.mutate({
             id: template.id,
-            version: {
-              configSchema: v.configSchema,
-              defaults: v.defaults.trim() || null,
-              changelog: v.changelog || null,
-            },
+            configSchema: v.configSchema,
+            defaults: v.defaults.trim() || null,
+            changelog: v.changelog || null,
           }),
         )}
       >

@@ -1,25 +1,15 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Code,
-  CopyButton,
-  Group,
-  NumberInput,
-  Paper,
-  Select,
-  Table,
-  TextInput,
-} from "@mantine/core";
+import { Alert, Button, Code, CopyButton, Group, NumberInput, Paper, Select, TextInput } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { ActionDialog, useAction } from "../lib/action.tsx";
 import { ConfirmButton } from "../lib/confirm-button.tsx";
+import { DataTable } from "../lib/data-table.tsx";
 import { errorMessage } from "../lib/errors.ts";
 import { useMe, usePermissions } from "../lib/me.ts";
 import { useTRPC } from "../lib/trpc.ts";
-import { formatDate, PageHeader, QueryState } from "../lib/ui.tsx";
+import { StatusBadge } from "../lib/status.tsx";
+import { formatDate, PageHeader } from "../lib/ui.tsx";
 import { useLookups } from "../licenses/lookups.ts";
 
 /** Personal access tokens; a new token's secret is shown once, with a copy button. */
@@ -59,54 +49,36 @@ export function TokensPage() {
         </Alert>
       )}
       <Paper withBorder>
-        <QueryState query={list} label="API tokens" empty="No API token yet.">
-          {(tokens) => (
-            <Table.ScrollContainer minWidth={640}>
-              <Table>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Name</Table.Th>
-                    <Table.Th>Prefix</Table.Th>
-                    <Table.Th>Company</Table.Th>
-                    <Table.Th>Last used</Table.Th>
-                    <Table.Th>Expires</Table.Th>
-                    {can.manageTokens && <Table.Th>Actions</Table.Th>}
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {tokens.map((t) => (
-                    <Table.Tr key={t.id}>
-                      <Table.Td>{t.name}</Table.Td>
-                      <Table.Td>
-                        <Code>{t.prefix}</Code>
-                      </Table.Td>
-                      <Table.Td>{lookups.companyName(t.companyId)}</Table.Td>
-                      <Table.Td>{formatDate(t.lastUsedAt)}</Table.Td>
-                      <Table.Td>{t.expiresAt ? formatDate(t.expiresAt) : "never"}</Table.Td>
-                      {can.manageTokens && (
-                        <Table.Td>
-                          {t.revokedAt ? (
-                            <Badge color="gray">revoked</Badge>
-                          ) : (
-                            <ConfirmButton
-                              label="Revoke"
-                              title={`Revoke the token ${t.name}?`}
-                              action={revoke}
-                              run={(close) => revoke.mutate({ id: t.id }, { onSuccess: close })}
-                            >
-                              Programs that use this token get 401 from now on. A revoked token cannot be
-                              restored; create a new one to replace it.
-                            </ConfirmButton>
-                          )}
-                        </Table.Td>
-                      )}
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          )}
-        </QueryState>
+        <DataTable
+          query={list}
+          label="API tokens"
+          empty="No API token yet."
+          minWidth={640}
+          columns={[
+            { header: "Name", cell: (t) => t.name },
+            { header: "Prefix", cell: (t) => <Code>{t.prefix}</Code> },
+            { header: "Company", cell: (t) => lookups.companyName(t.companyId) },
+            { header: "Last used", cell: (t) => formatDate(t.lastUsedAt) },
+            { header: "Expires", cell: (t) => (t.expiresAt ? formatDate(t.expiresAt) : "never") },
+            can.manageTokens && {
+              header: "Actions",
+              cell: (t) =>
+                t.revokedAt ? (
+                  <StatusBadge of="token" status="revoked" />
+                ) : (
+                  <ConfirmButton
+                    label="Revoke"
+                    title={`Revoke the token ${t.name}?`}
+                    action={revoke}
+                    run={(close) => revoke.mutate({ id: t.id }, { onSuccess: close })}
+                  >
+                    Programs that use this token get 401 from now on. A revoked token cannot be restored;
+                    create a new one to replace it.
+                  </ConfirmButton>
+                ),
+            },
+          ]}
+        />
       </Paper>
       {creating && (
         <CreateTokenDialog

@@ -1,23 +1,18 @@
 import type { WebhookDeliveryResponse } from "@licensing/contracts";
-import { Alert, Badge, Button, Code, Group, Paper, SimpleGrid, Table, Text, Title } from "@mantine/core";
+import { Alert, Button, Code, Group, Paper, SimpleGrid, Text, Title } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
-import { Fragment, useState } from "react";
+import { useState } from "react";
 import { useAction } from "../lib/action.tsx";
+import { DataTable } from "../lib/data-table.tsx";
 import { errorMessage } from "../lib/errors.ts";
 import { useTRPC } from "../lib/trpc.ts";
-import { formatDate, QueryState } from "../lib/ui.tsx";
+import { StatusBadge } from "../lib/status.tsx";
+import { formatDate } from "../lib/ui.tsx";
 import { unclipped } from "./webhooks-page.tsx";
 
 const LIMIT = 50;
 // While a delivery is Pending the list follows it; the server's workers poll every 15 seconds.
 const POLL_MS = 2_000;
-const COLUMNS = 9;
-
-export const deliveryStatusColor = {
-  Pending: "yellow",
-  Succeeded: "teal.9",
-  Failed: "red.9",
-} as const;
 
 /** An endpoint's latest deliveries, newest first; a row opens on its payload and the response. */
 export function DeliveriesTable({ endpointId }: { endpointId: string }) {
@@ -51,79 +46,61 @@ export function DeliveriesTable({ endpointId }: { endpointId: string }) {
           {errorMessage(replay.error)}
         </Alert>
       )}
-      <QueryState query={deliveries} label="deliveries" empty="No delivery to this endpoint yet.">
-        {(list) => (
-          <Table.ScrollContainer minWidth={920}>
-            <Table>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th>Event</Table.Th>
-                  <Table.Th>Created</Table.Th>
-                  <Table.Th>Attempts</Table.Th>
-                  <Table.Th>Response</Table.Th>
-                  <Table.Th>Last attempt</Table.Th>
-                  <Table.Th>Next attempt</Table.Th>
-                  <Table.Th>Last error</Table.Th>
-                  <Table.Th>Actions</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.map((d) => (
-                  <Fragment key={d.id}>
-                    <Table.Tr>
-                      <Table.Td>
-                        <Badge color={deliveryStatusColor[d.status]} styles={unclipped}>
-                          {d.status}
-                        </Badge>
-                      </Table.Td>
-                      <Table.Td>{d.eventType}</Table.Td>
-                      <Table.Td>{formatDate(d.createdAt)}</Table.Td>
-                      <Table.Td>{d.attemptCount}</Table.Td>
-                      <Table.Td>{d.responseStatusCode ?? "—"}</Table.Td>
-                      <Table.Td>{formatDate(d.lastAttemptAt)}</Table.Td>
-                      <Table.Td>{d.status === "Pending" ? formatDate(d.nextAttemptAt) : "—"}</Table.Td>
-                      <Table.Td maw={260} style={{ overflowWrap: "anywhere" }}>
-                        {d.lastError ?? "—"}
-                      </Table.Td>
-                      <Table.Td>
-                        <Group gap="xs" wrap="nowrap">
-                          <Button
-                            size="xs"
-                            variant="default"
-                            aria-expanded={open === d.id}
-                            aria-controls={open === d.id ? `delivery-${d.id}` : undefined}
-                            aria-label={`Details of the ${d.eventType} delivery of ${formatDate(d.createdAt)}`}
-                            onClick={() => setOpen(open === d.id ? null : d.id)}
-                          >
-                            {open === d.id ? "Hide" : "Details"}
-                          </Button>
-                          <Button
-                            size="xs"
-                            variant="default"
-                            loading={replay.isPending && replay.variables?.deliveryId === d.id}
-                            aria-label={`Replay the ${d.eventType} delivery of ${formatDate(d.createdAt)}`}
-                            onClick={() => replay.mutate({ deliveryId: d.id })}
-                          >
-                            Replay
-                          </Button>
-                        </Group>
-                      </Table.Td>
-                    </Table.Tr>
-                    {open === d.id && (
-                      <Table.Tr id={`delivery-${d.id}`}>
-                        <Table.Td colSpan={COLUMNS}>
-                          <DeliveryDetails delivery={d} />
-                        </Table.Td>
-                      </Table.Tr>
-                    )}
-                  </Fragment>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-      </QueryState>
+      <DataTable
+        query={deliveries}
+        label="deliveries"
+        empty="No delivery to this endpoint yet."
+        minWidth={920}
+        detail={(d) =>
+          open === d.id ? { id: `delivery-${d.id}`, content: <DeliveryDetails delivery={d} /> } : null
+        }
+        columns={[
+          {
+            header: "Status",
+            cell: (d) => <StatusBadge of="delivery" status={d.status} styles={unclipped} />,
+          },
+          { header: "Event", cell: (d) => d.eventType },
+          { header: "Created", cell: (d) => formatDate(d.createdAt) },
+          { header: "Attempts", cell: (d) => d.attemptCount },
+          { header: "Response", cell: (d) => d.responseStatusCode ?? "—" },
+          { header: "Last attempt", cell: (d) => formatDate(d.lastAttemptAt) },
+          {
+            header: "Next attempt",
+            cell: (d) => (d.status === "Pending" ? formatDate(d.nextAttemptAt) : "—"),
+          },
+          {
+            header: "Last error",
+            td: { maw: 260, style: { overflowWrap: "anywhere" } },
+            cell: (d) => d.lastError ?? "—",
+          },
+          {
+            header: "Actions",
+            cell: (d) => (
+              <Group gap="xs" wrap="nowrap">
+                <Button
+                  size="xs"
+                  variant="default"
+                  aria-expanded={open === d.id}
+                  aria-controls={open === d.id ? `delivery-${d.id}` : undefined}
+                  aria-label={`Details of the ${d.eventType} delivery of ${formatDate(d.createdAt)}`}
+                  onClick={() => setOpen(open === d.id ? null : d.id)}
+                >
+                  {open === d.id ? "Hide" : "Details"}
+                </Button>
+                <Button
+                  size="xs"
+                  variant="default"
+                  loading={replay.isPending && replay.variables?.deliveryId === d.id}
+                  aria-label={`Replay the ${d.eventType} delivery of ${formatDate(d.createdAt)}`}
+                  onClick={() => replay.mutate({ deliveryId: d.id })}
+                >
+                  Replay
+                </Button>
+              </Group>
+            ),
+          },
+        ]}
+      />
     </Paper>
   );
 }

@@ -25,7 +25,7 @@ function WebhookEndpoint() {
   const endpoint = useQuery(trpc.webhooks.get.queryOptions({ id: webhookId }));
   const [dialog, setDialog] = useState<"edit" | "delete" | null>(null);
   return (
-    <QueryState query={endpoint} label="the webhook endpoint" empty="">
+    <QueryState query={endpoint} label="the webhook endpoint">
       {(e) => (
         <Stack>
           <PageHeader

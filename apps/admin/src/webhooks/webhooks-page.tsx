@@ -1,11 +1,13 @@
 import type { WebhookEndpointResponse } from "@licensing/contracts";
-import { Alert, Badge, Button, Group, Paper, Table, Text } from "@mantine/core";
+import { Alert, Badge, Button, Group, Paper, Text } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import { DataTable } from "../lib/data-table.tsx";
 import { AnchorLink } from "../lib/links.tsx";
 import { usePermissions } from "../lib/me.ts";
 import { useTRPC } from "../lib/trpc.ts";
-import { formatDate, PageHeader, QueryState } from "../lib/ui.tsx";
+import { StatusBadge } from "../lib/status.tsx";
+import { formatDate, PageHeader } from "../lib/ui.tsx";
 import { DeleteWebhookDialog, WebhookFormDialog } from "./webhook-dialogs.tsx";
 
 /** Webhook endpoints (spec §4 Webhooks, §6): operators only, which the server enforces too. */
@@ -39,67 +41,61 @@ function WebhookEndpoints() {
         <Button onClick={() => setDialog({ kind: "create" })}>New endpoint</Button>
       </PageHeader>
       <Paper withBorder>
-        <QueryState query={list} label="webhook endpoints" empty="No webhook endpoint yet.">
-          {(endpoints) => (
-            <Table.ScrollContainer minWidth={760}>
-              <Table striped>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>URL</Table.Th>
-                    <Table.Th>Events</Table.Th>
-                    <Table.Th>State</Table.Th>
-                    <Table.Th>Last delivery</Table.Th>
-                    <Table.Th>Actions</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {endpoints.map((e) => (
-                    <Table.Tr key={e.id}>
-                      <Table.Td style={{ overflowWrap: "anywhere" }}>
-                        <AnchorLink to="/webhooks/$webhookId" params={{ webhookId: e.id }}>
-                          {e.url}
-                        </AnchorLink>
-                        {e.description && (
-                          <Text size="xs" c="dimmed">
-                            {e.description}
-                          </Text>
-                        )}
-                      </Table.Td>
-                      <Table.Td>
-                        <EventBadges events={e.events} />
-                      </Table.Td>
-                      <Table.Td>
-                        <ActiveBadge active={e.isActive} />
-                      </Table.Td>
-                      <Table.Td>{e.lastDeliveryAt ? formatDate(e.lastDeliveryAt) : "never"}</Table.Td>
-                      <Table.Td>
-                        <Group gap="xs" wrap="nowrap">
-                          <Button
-                            size="xs"
-                            variant="default"
-                            aria-label={`Edit ${e.url}`}
-                            onClick={() => setDialog({ kind: "edit", endpoint: e })}
-                          >
-                            Edit
-                          </Button>
-                          <Button
-                            size="xs"
-                            variant="default"
-                            color="red"
-                            aria-label={`Delete ${e.url}`}
-                            onClick={() => setDialog({ kind: "delete", endpoint: e })}
-                          >
-                            Delete
-                          </Button>
-                        </Group>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          )}
-        </QueryState>
+        <DataTable
+          query={list}
+          label="webhook endpoints"
+          empty="No webhook endpoint yet."
+          minWidth={760}
+          striped
+          columns={[
+            {
+              header: "URL",
+              td: { style: { overflowWrap: "anywhere" } },
+              cell: (e) => (
+                <>
+                  <AnchorLink to="/webhooks/$webhookId" params={{ webhookId: e.id }}>
+                    {e.url}
+                  </AnchorLink>
+                  {e.description && (
+                    <Text size="xs" c="dimmed">
+                      {e.description}
+                    </Text>
+                  )}
+                </>
+              ),
+            },
+            { header: "Events", cell: (e) => <EventBadges events={e.events} /> },
+            { header: "State", cell: (e) => <ActiveBadge active={e.isActive} /> },
+            {
+              header: "Last delivery",
+              cell: (e) => (e.lastDeliveryAt ? formatDate(e.lastDeliveryAt) : "never"),
+            },
+            {
+              header: "Actions",
+              cell: (e) => (
+                <Group gap="xs" wrap="nowrap">
+                  <Button
+                    size="xs"
+                    variant="default"
+                    aria-label={`Edit ${e.url}`}
+                    onClick={() => setDialog({ kind: "edit", endpoint: e })}
+                  >
+                    Edit
+                  </Button>
+                  <Button
+                    size="xs"
+                    variant="default"
+                    color="red"
+                    aria-label={`Delete ${e.url}`}
+                    onClick={() => setDialog({ kind: "delete", endpoint: e })}
+                  >
+                    Delete
+                  </Button>
+                </Group>
+              ),
+            },
+          ]}
+        />
       </Paper>
       {dialog?.kind === "create" && <WebhookFormDialog onClose={() => setDialog(null)} />}
       {dialog?.kind === "edit" && (
@@ -128,9 +124,5 @@ export function EventBadges({ events }: { events: string[] }) {
 export const unclipped = { label: { overflow: "visible" } } as const;
 
 export function ActiveBadge({ active }: { active: boolean }) {
-  return (
-    <Badge color={active ? "teal.9" : "gray.7"} styles={unclipped}>
-      {active ? "active" : "inactive"}
-    </Badge>
-  );
+  return <StatusBadge of="webhook" status={active ? "active" : "inactive"} styles={unclipped} />;
 }

@@ -1,5 +1,5 @@
 import type { IssuedLicense, TestApp, TestClient } from "@licensing/api/testing";
-import { startSdkTestServer } from "@licensing/client/testing";
+import { startSdkTestServer, type LicenseTerms } from "@licensing/client/testing";
 import { LicenseSession, type LicenseSessionOptions } from "../main/license-session.ts";
 
 /**
@@ -12,12 +12,14 @@ export interface DesktopTestServer {
   admin: TestClient;
   clock: () => number;
   /** Issues a license and writes its `.lic` (as the panel downloads it) into a scratch folder. */
-  licenseFile(terms?: Record<string, unknown>): Promise<{ license: IssuedLicense; path: string }>;
+  licenseFile(terms?: LicenseTerms): Promise<{ license: IssuedLicense; path: string }>;
   /** The same, for another product (another template, so another signing key). */
   otherProductLicenseFile(): Promise<{ license: IssuedLicense; path: string }>;
   /** A session over a fresh app folder; the fingerprint is `machine-a` unless the options say otherwise. */
   session(options?: Partial<LicenseSessionOptions>): Promise<LicenseSession>;
-  activations(licenseId: string): Promise<Array<{ id: string; status: string; hwFingerprint: string }>>;
+  activations(
+    licenseId: string,
+  ): Promise<Array<{ id: string; status: string; hwFingerprint: string | null }>>;
   close(): Promise<void>;
 }
 
@@ -47,8 +49,7 @@ export async function startDesktopTestServer(): Promise<DesktopTestServer> {
       return session;
     },
     async activations(licenseId) {
-      const res = await admin.get(`/api/v1/panel/licenses/${licenseId}/activations`);
-      return res.body;
+      return (await admin.api.activations.list({ params: { id: licenseId } })).body;
     },
     async close() {
       await Promise.all(sessions.map((session) => session.close()));

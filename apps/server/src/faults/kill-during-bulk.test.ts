@@ -56,9 +56,9 @@ async function kill9(server: Server) {
 }
 
 async function licenseCount(client: TestClient, companyId: string) {
-  const res = await client.get(`/api/v1/panel/licenses?companyId=${companyId}&pageSize=1`);
+  const res = await client.api.licenses.search({ query: { companyId, pageSize: 1 } });
   expect(res.status).toBe(200);
-  return res.body.total as number;
+  return res.body.total;
 }
 
 const bulkOf = (templateId: string, companyId: string) => ({
@@ -75,27 +75,24 @@ async function killDuringBulk(env: Record<string, string>) {
   try {
     const operator = new TestClient(server.url);
     await operator.login(OPERATOR.email, OPERATOR.password);
-    const company = await operator.post("/api/v1/panel/companies", { name: "Acme", slug: "acme" });
-    const template = await operator.post("/api/v1/panel/templates", {
-      name: "Editor",
-      productCode: "EDITOR",
-      defaultOfflineDays: 7,
-      defaultValidityDays: 30,
+    const company = await operator.api.companies.create({ body: { name: "Acme", slug: "acme" } });
+    const template = await operator.api.templates.create({
+      body: { name: "Editor", productCode: "EDITOR", defaultOfflineDays: 7, defaultValidityDays: 30 },
     });
     const bulk = bulkOf(template.body.id, company.body.id);
 
     // The first bulk warms the code paths up; the second, timed, is what the killed one would take.
     for (let i = 0; i < 2; i++) {
-      const res = await operator.post("/api/v1/panel/licenses/bulk", bulk);
+      const res = await operator.api.licenses.bulkIssue({ body: bulk });
       expect(res.status).toBe(200);
       expect(res.body.succeeded).toBe(200);
     }
     const timed = Date.now();
-    expect((await operator.post("/api/v1/panel/licenses/bulk", bulk)).status).toBe(200);
+    expect((await operator.api.licenses.bulkIssue({ body: bulk })).status).toBe(200);
     const duration = Date.now() - timed;
 
     let answered: number | undefined;
-    const second = operator.post("/api/v1/panel/licenses/bulk", bulk).then(
+    const second = operator.api.licenses.bulkIssue({ body: bulk }).then(
       (res) => (answered = res.status),
       () => undefined,
     );
@@ -112,7 +109,7 @@ async function killDuringBulk(env: Record<string, string>) {
     expect([600, 800]).toContain(count);
 
     // The restarted server works as before: migrations, the operator, a new bulk, readiness.
-    const third = await after.post("/api/v1/panel/licenses/bulk", bulk);
+    const third = await after.api.licenses.bulkIssue({ body: bulk });
     expect(third.status).toBe(200);
     expect(await licenseCount(after, company.body.id)).toBe(count + 200);
     expect((await after.get("/readyz")).status).toBe(200);

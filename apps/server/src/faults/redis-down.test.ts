@@ -89,7 +89,7 @@ describe.skipIf(!existsSync(redisServer))("Redis unavailable", () => {
 
   it("lets requests through with one warning a minute, and limits again when Redis is back", async () => {
     const anonymous = new TestClient(server.url);
-    const me = () => anonymous.get("/api/v1/panel/auth/me");
+    const me = () => anonymous.api.auth.me();
 
     // Redis up: the fourth request of the minute is refused.
     expect([(await me()).status, (await me()).status, (await me()).status]).toEqual([401, 401, 401]);
@@ -107,7 +107,7 @@ describe.skipIf(!existsSync(redisServer))("Redis unavailable", () => {
     // Everything else keeps working.
     const operator = new TestClient(server.url);
     await operator.login("ops@example.com", "ops-password");
-    expect((await operator.get("/api/v1/panel/auth/me")).status).toBe(200);
+    expect((await operator.api.auth.me()).status).toBe(200);
     expect((await operator.get("/readyz")).status).toBe(200);
 
     // One warning for all of those requests; the next comes a minute later.

@@ -121,10 +121,7 @@ describe("runScenario against a deployed server (--server-url)", () => {
     app = await startTestApp();
     const operator = await app.client({ signIn: true });
     const target = await createLicensedCompany(operator);
-    const token = await operator.post("/api/v1/panel/api-tokens", {
-      name: "sim",
-      companyId: target.companyId,
-    });
+    const token = await operator.api.apiTokens.create({ body: { name: "sim", companyId: target.companyId } });
     // The test app's clock is manual; a deployed server's is real.
     app.clock.set(new Date());
     backend = await connectRemoteServer({

@@ -80,14 +80,14 @@ describe("the admin app at /", () => {
     }
     const health = await client.get("/healthz", HTML);
     expect(health.body).toEqual({ status: "ok" });
-    const me = await client.get("/api/v1/panel/auth/me", HTML);
-    expect(me.body).toMatchObject({ code: "auth.unauthenticated", status: 401 });
+    const me = await client.api.auth.me({ headers: HTML });
+    expect(me.error).toMatchObject({ code: "auth.unauthenticated", status: 401 });
   });
 
   it("answers a non-HTML request for an unknown path with the API's 404", async () => {
     const client = await app.client();
     const res = await client.get("/elsewhere", { accept: "application/json" });
     expect(res.status).toBe(404);
-    expect(res.body).toMatchObject({ code: "route.not_found" });
+    expect(res.error).toMatchObject({ code: "route.not_found" });
   });
 });

@@ -2,14 +2,16 @@ import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { generate } from "otplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { operations } from "../catalogue.ts";
 import {
   createLicensedCompany,
   issueLicense,
   OPERATOR,
   signedPost,
   startTestApp,
+  TestClient,
+  type ResultOf,
   type TestApp,
-  type TestClient,
 } from "../testing/index.ts";
 import { createLogger } from "./log-redaction.ts";
 
@@ -18,7 +20,7 @@ import { createLogger } from "./log-redaction.ts";
  * for every secret the run created (and the SHA-256 hashes the database keeps of them).
  */
 
-const AUTH = "/api/v1/panel/auth";
+type Heartbeat = ResultOf<typeof operations.client.heartbeat>;
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
 
 function capturingApp(options: { smtp?: boolean } = {}) {
@@ -66,19 +68,15 @@ describe("a representative run leaves no secret in the log", () => {
     // An invitation, read from the real SMTP receiver, previewed and accepted.
     const email = "invitee@example.com";
     expect(
-      (
-        await operator.post("/api/v1/panel/users/invite", {
-          email,
-          companyId: target.companyId,
-          role: "admin",
-        })
-      ).status,
+      (await operator.api.users.invite({ body: { email, companyId: target.companyId, role: "admin" } }))
+        .status,
     ).toBe(201);
     const inviteToken = /accept-invite\?token=([\w-]+)/.exec((await app.smtp.waitFor(email)).text)![1]!;
     remember("invitation token", inviteToken);
     const member = await app.client();
-    expect((await member.get(`${AUTH}/invite/${inviteToken}`)).status).toBe(200);
+    expect((await member.api.auth.invitation({ params: { token: inviteToken } })).status).toBe(200);
     // The admin app previews it through tRPC: a query is a GET with its input, token included, in the URL.
+    // The URLs are the subject (a batch, another letter case), so they are built by hand.
     const input = (value: unknown) => encodeURIComponent(JSON.stringify(value));
     for (const url of [
       `/trpc/auth.invitation?input=${input({ json: { token: inviteToken } })}`,
@@ -91,58 +89,54 @@ describe("a representative run leaves no secret in the log", () => {
     expect((await member.get(unknown)).status).toBe(404);
     remember("member password", "member-password-one");
     expect(
-      (await member.post(`${AUTH}/accept-invite`, { token: inviteToken, password: "member-password-one" }))
+      (await member.api.auth.acceptInvite({ body: { token: inviteToken, password: "member-password-one" } }))
         .status,
     ).toBe(200);
     await member.login(email, "member-password-one");
     remember("member session id", member.cookie);
 
     // TOTP: the secret, a code, the recovery codes, a login ticket.
-    const enrolled = await member.post(`${AUTH}/2fa/enroll`);
+    const enrolled = await member.api.auth.twoFactor.enroll();
     remember("totp secret", enrolled.body.secret);
     const code = (offset = 0) =>
       generate({
         secret: secrets["totp secret"]!,
         epoch: Math.floor(app.clock.now().getTime() / 1000) + offset,
       });
-    const enabled = await member.post(`${AUTH}/2fa/enable`, { code: await code() });
-    (enabled.body.recoveryCodes as string[]).forEach((c, i) => remember(`recovery code ${i}`, c));
+    const enabled = await member.api.auth.twoFactor.enable({ body: { code: await code() } });
+    enabled.body.recoveryCodes.forEach((c, i) => remember(`recovery code ${i}`, c));
     expect((await app.smtp.waitFor(email)).subject).toBe("Two-factor authentication was turned on");
     app.clock.advance(30_000);
     const second = await app.client();
-    const ticket = await second.post(`${AUTH}/login`, { email, password: "member-password-one" });
+    const ticket = await second.api.auth.login({ body: { email, password: "member-password-one" } });
     remember("2fa ticket", ticket.body.ticket);
-    expect(
-      (await second.post(`${AUTH}/login/2fa`, { ticket: ticket.body.ticket, code: "000000" })).status,
-    ).toBe(401);
-    expect(
-      (await second.post(`${AUTH}/login/2fa`, { ticket: ticket.body.ticket, code: await code() })).status,
-    ).toBe(200);
+    const loginTwoFactor = async (code: string) =>
+      (await second.api.auth.loginTwoFactor({ body: { ticket: ticket.body.ticket!, code } })).status;
+    expect(await loginTwoFactor("000000")).toBe(401);
+    expect(await loginTwoFactor(await code())).toBe(200);
     remember("2fa session id", second.cookie);
 
     // Password reset by mail.
     const anonymous = await app.client();
-    expect((await anonymous.post(`${AUTH}/forgot-password`, { email })).status).toBe(204);
+    expect((await anonymous.api.auth.forgotPassword({ body: { email } })).status).toBe(204);
     const resetToken = /reset-password\?token=([\w-]+)/.exec((await app.smtp.waitFor(email)).text)![1]!;
     remember("reset token", resetToken);
     remember("reset password", "member-password-two");
-    const reset = await anonymous.post(`${AUTH}/reset-password`, {
-      token: resetToken,
-      newPassword: "member-password-two",
+    const reset = await anonymous.api.auth.resetPassword({
+      body: { token: resetToken, newPassword: "member-password-two" },
     });
     expect(reset.status).toBe(204);
 
     // A personal access token, used and misused.
-    const created = await operator.post("/api/v1/panel/api-tokens", {
-      name: "ci",
-      companyId: target.companyId,
+    const created = await operator.api.apiTokens.create({
+      body: { name: "ci", companyId: target.companyId },
     });
     remember("access token", created.body.secret);
-    const bearer = new (operator.constructor as new (url: string) => TestClient)(app.url);
+    const bearer = new TestClient(app.url);
     bearer.headers.authorization = `Bearer ${created.body.secret}`;
-    expect((await bearer.get("/api/v1/panel/companies")).status).toBe(200);
+    expect((await bearer.api.companies.list()).status).toBe(200);
     expect(
-      (await bearer.get("/api/v1/panel/companies", { authorization: `Bearer ${created.body.secret}x` }))
+      (await bearer.api.companies.list({ headers: { authorization: `Bearer ${created.body.secret}x` } }))
         .status,
     ).toBe(401);
 
@@ -152,16 +146,17 @@ describe("a representative run leaves no secret in the log", () => {
     });
     remember("license key", license.licenseKey);
     remember("license token", license.token);
-    expect((await operator.get(`/api/v1/panel/licenses/${license.id}/download`)).status).toBe(200);
-    expect((await operator.get(`/api/v1/client/public-key/${license.licenseKey}`)).status).toBe(200);
+    expect((await operator.api.licenses.file({ params: { id: license.id } })).status).toBe(200);
+    expect((await operator.api.client.publicKey({ params: { licenseKey: license.licenseKey } })).status).toBe(
+      200,
+    );
     const client = await app.client();
-    const activated = await client.post("/api/v1/client/activate", {
-      licenseKey: license.licenseKey,
-      hwFingerprint: "fp-1",
+    const activated = await client.api.client.activate({
+      body: { licenseKey: license.licenseKey, hwFingerprint: "fp-1" },
     });
     remember("first marker", activated.body.heartbeatToken);
-    const body = { licenseKey: license.licenseKey, activationId: activated.body.activationId as string };
-    const beat = await signedPost(client, app.clock.now(), "/api/v1/client/heartbeat", body);
+    const body = { licenseKey: license.licenseKey, activationId: activated.body.activationId };
+    const beat = await signedPost<Heartbeat>(client, app.clock.now(), "/api/v1/client/heartbeat", body);
     remember("heartbeat marker", beat.body.heartbeatToken);
     expect(
       (await signedPost(client, app.clock.now(), "/api/v1/client/heartbeat", body, { key: "SVC-WRONG" }))
@@ -175,22 +170,24 @@ describe("a representative run leaves no secret in the log", () => {
       expect((await signedPost(client, app.clock.now(), "/api/v1/client/heartbeat", body)).status).toBe(500);
       expect(
         (
-          await client.post("/api/v1/client/activate", {
-            licenseKey: license.licenseKey,
-            hwFingerprint: "fp-2",
+          await client.api.client.activate({
+            body: { licenseKey: license.licenseKey, hwFingerprint: "fp-2" },
           })
         ).status,
       ).toBe(500);
       expect(
-        (await client.post(`${AUTH}/reset-password`, { token: resetToken, newPassword: "member-password-3" }))
-          .status,
+        (
+          await client.api.auth.resetPassword({
+            body: { token: resetToken, newPassword: "member-password-3" },
+          })
+        ).status,
       ).toBe(500);
     } finally {
       await app.database.db.execute(sql`alter table activations_away rename to activations`);
       await app.database.db.execute(sql`alter table one_time_tokens_away rename to one_time_tokens`);
     }
     expect((await signedPost(client, app.clock.now(), "/api/v1/client/deactivate", body)).status).toBe(204);
-    expect((await operator.post(`${AUTH}/logout`)).status).toBe(204);
+    expect((await operator.api.auth.logout()).status).toBe(204);
     await app.deps.mailer.idle();
 
     // The failed queries were logged, with their SQL and without their values.
@@ -215,14 +212,14 @@ describe("without SMTP_URL, mails in the log are the documented exception", () =
     const operator = await app.client({ signIn: true });
     const target = await createLicensedCompany(operator);
     const email = "unsent@example.com";
-    await operator.post("/api/v1/panel/users/invite", { email, companyId: target.companyId, role: "viewer" });
+    await operator.api.users.invite({ body: { email, companyId: target.companyId, role: "viewer" } });
     await app.deps.mailer.idle();
     const mailLines = capture.lines.filter((l) => l.includes("accept-invite?token="));
     expect(mailLines).toHaveLength(1);
     const line = JSON.parse(mailLines[0]!);
     expect(line).toMatchObject({ level: 40, containsSecret: "mail link", mail: { to: email } });
     const token = /accept-invite\?token=([\w-]+)/.exec(line.mail.text)![1]!;
-    expect((await (await app.client()).get(`${AUTH}/invite/${token}`)).status).toBe(200);
+    expect((await (await app.client()).api.auth.invitation({ params: { token } })).status).toBe(200);
     expect(leaks(capture.lines, { token }, true)).toEqual([]);
   }, 60_000);
 });

@@ -14,6 +14,9 @@ export const requestLogMixin = () => {
   return store ? { reqId: store.requestId } : {};
 };
 
+/** The id of the request being handled, if any. */
+export const currentRequestId = (): string | undefined => requestContext.getStore()?.requestId;
+
 const acceptableId = /^[\w.:-]{1,128}$/;
 
 // Path segments and query values that are credentials: an invitation token in its link, and any query

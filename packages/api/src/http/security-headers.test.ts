@@ -5,6 +5,8 @@ import { createLicensedCompany, startTestApp, type TestApp, type TestClient } fr
 
 const CONFIG = '{"features":["x"],"limits":{"maxSeats":3}}';
 const trpcInput = (json: unknown) => encodeURIComponent(JSON.stringify({ json }));
+/** A tRPC result as its HTTP adapter sends it (superjson). */
+type TrpcResultWire<T> = { result: { data: { json: T } } };
 
 /** The directives of a Content-Security-Policy header, by name. */
 function directivesOf(header: string | null) {
@@ -30,9 +32,9 @@ describe("every response", () => {
     const anonymous = await app.client();
     const responses = [
       await anonymous.get("/healthz"),
-      await anonymous.get("/api/v1/panel/auth/me"),
+      await anonymous.api.auth.me(),
       await anonymous.get("/trpc/auth.me"),
-      await anonymous.post("/api/v1/client/activate", { licenseKey: "SVC-NOPE", hwFingerprint: "fp" }),
+      await anonymous.api.client.activate({ body: { licenseKey: "SVC-NOPE", hwFingerprint: "fp" } }),
       await anonymous.get("/elsewhere"),
     ];
     for (const res of responses) {
@@ -90,36 +92,37 @@ describe("responses that carry a secret", () => {
 
   it("are never stored: REST issue, bulk issue, .lic, access token, 2FA enrolment, webhook", async () => {
     const target = await createLicensedCompany(operator);
-    const issued = await operator.post("/api/v1/panel/licenses", { ...target, config: CONFIG });
+    const issued = await operator.api.licenses.issue({ body: { ...target, config: CONFIG } });
     expectNoStore(issued, "issue");
-    const bulk = await operator.post("/api/v1/panel/licenses/bulk", {
-      templateId: target.templateId,
-      config: CONFIG,
-      items: [{ companyId: target.companyId }],
+    const bulk = await operator.api.licenses.bulkIssue({
+      body: { templateId: target.templateId, config: CONFIG, items: [{ companyId: target.companyId }] },
     });
     expectNoStore(bulk, "bulk issue");
-    expectNoStore(await operator.get(`/api/v1/panel/licenses/${issued.body.id}/download`), ".lic download");
+    expectNoStore(await operator.api.licenses.file({ params: { id: issued.body.id } }), ".lic download");
     expectNoStore(
-      await operator.post("/api/v1/panel/api-tokens", { name: "ci", companyId: target.companyId }),
+      await operator.api.apiTokens.create({ body: { name: "ci", companyId: target.companyId } }),
       "access token",
     );
     expectNoStore(
-      await operator.post("/api/v1/panel/webhooks", {
-        url: "http://127.0.0.1:9/hook",
-        secret: "a-secret-of-24-characters",
-        events: ["license.issued"],
+      await operator.api.webhooks.create({
+        body: {
+          url: "http://127.0.0.1:9/hook",
+          secret: "a-secret-of-24-characters",
+          events: ["license.issued"],
+        },
       }),
       "webhook",
     );
     // Enrolment alone (not enabled) leaves the operator's sign-in as it was.
-    expectNoStore(await operator.post("/api/v1/panel/auth/2fa/enroll"), "2FA enrolment");
+    expectNoStore(await operator.api.auth.twoFactor.enroll(), "2FA enrolment");
   });
 
+  // The headers of tRPC's HTTP answers are the subject: these calls are sent as the wire carries them.
   it("are never stored through tRPC either", async () => {
     const target = await createLicensedCompany(operator);
     const issued = await operator.post("/trpc/licenses.issue", { json: { ...target, config: CONFIG } });
     expectNoStore(issued, "licenses.issue");
-    const id = issued.body.result.data.json.id as string;
+    const { id } = (issued.json as TrpcResultWire<{ id: string }>).result.data.json;
     expectNoStore(
       await operator.post("/trpc/licenses.bulkIssue", {
         json: { templateId: target.templateId, config: CONFIG, items: [{ companyId: target.companyId }] },

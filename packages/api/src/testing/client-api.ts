@@ -1,5 +1,8 @@
 import type { LicenseIssueResponse } from "@licensing/contracts";
 import { signatureV1, signatureV2 } from "@licensing/core";
+import { formatSignatureHeader, SIGNATURE_HEADERS } from "@licensing/protocol";
+import type { operations } from "../catalogue.ts";
+import type { BodyOf } from "./api-client.ts";
 import type { TestClient } from "./http-client.ts";
 import { createTemplate } from "./licensing.ts";
 
@@ -8,13 +11,12 @@ import { createTemplate } from "./licensing.ts";
 let companies = 0;
 
 export async function createLicensedCompany(operator: TestClient) {
-  const res = await operator.post("/api/v1/panel/companies", {
-    name: `Customer ${++companies}`,
-    slug: `customer-${process.pid}-${companies}`,
+  const res = await operator.api.companies.create({
+    body: { name: `Customer ${++companies}`, slug: `customer-${process.pid}-${companies}` },
   });
   if (res.status !== 201) throw new Error(`company creation failed: ${res.status} ${res.text}`);
   const template = await createTemplate(operator, { defaultOfflineDays: 7 });
-  return { companyId: res.body.id as string, templateId: template.id };
+  return { companyId: res.body.id, templateId: template.id };
 }
 
 /** A license as `POST /licenses` returns it. */
@@ -23,9 +25,9 @@ export type IssuedLicense = LicenseIssueResponse;
 export async function issueLicense(
   operator: TestClient,
   target: { companyId: string; templateId: string },
-  terms: Record<string, unknown> = {},
+  terms: Partial<BodyOf<typeof operations.licenses.issue>> = {},
 ): Promise<IssuedLicense> {
-  const res = await operator.post("/api/v1/panel/licenses", { ...target, ...terms });
+  const res = await operator.api.licenses.issue({ body: { ...target, ...terms } });
   if (res.status !== 201) throw new Error(`issue failed: ${res.status} ${res.text}`);
   return res.body;
 }
@@ -41,24 +43,35 @@ export interface SignOptions {
   sendBody?: unknown;
 }
 
+/** X-Service-Timestamp and X-Service-Signature for a POST of `rawBody` to `path`, computed like the SDK. */
+export function signatureHeaders(
+  now: Date,
+  path: string,
+  rawBody: string,
+  key: string,
+  options: Pick<SignOptions, "skewSeconds" | "versions"> = {},
+): Record<string, string> {
+  const timestamp = String(Math.floor(now.getTime() / 1000) + (options.skewSeconds ?? 0));
+  const versions = options.versions ?? "both";
+  const signature = formatSignatureHeader({
+    ...(versions !== "v2" ? { v1: signatureV1(key, timestamp) } : {}),
+    ...(versions !== "v1"
+      ? { v2: signatureV2(key, timestamp, { method: "POST", path, body: rawBody }) }
+      : {}),
+  });
+  return { [SIGNATURE_HEADERS.timestamp]: timestamp, [SIGNATURE_HEADERS.signature]: signature };
+}
+
 /** A POST to the client API with X-Service-Timestamp and X-Service-Signature computed like the SDK. */
-export function signedPost(
+export function signedPost<T = unknown>(
   client: TestClient,
   now: Date,
   path: string,
   body: { licenseKey: string } & Record<string, unknown>,
   options: SignOptions = {},
 ) {
-  const timestamp = String(Math.floor(now.getTime() / 1000) + (options.skewSeconds ?? 0));
   const signedBody = JSON.stringify(body);
-  const key = options.key ?? body.licenseKey;
-  const v1 = `v1=${signatureV1(key, timestamp)}`;
-  const v2 = `v2=${signatureV2(key, timestamp, { method: "POST", path, body: signedBody })}`;
-  const versions = options.versions ?? "both";
-  const signature = versions === "v1" ? v1 : versions === "v2" ? v2 : `${v1},${v2}`;
+  const headers = signatureHeaders(now, path, signedBody, options.key ?? body.licenseKey, options);
   const sent = options.sendBody === undefined ? signedBody : JSON.stringify(options.sendBody);
-  return client.request("POST", path, sent, {
-    "x-service-timestamp": timestamp,
-    "x-service-signature": signature,
-  });
+  return client.request<T>("POST", path, sent, headers);
 }

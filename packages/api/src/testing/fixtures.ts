@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import type { CompanyRole } from "@licensing/contracts";
+import type { CompanyResponse, CompanyRole } from "@licensing/contracts";
 import { hashPassword } from "@licensing/core";
 import { tables } from "@licensing/db";
 import { eq } from "drizzle-orm";
@@ -55,14 +55,8 @@ export async function archiveSeededCompany(app: TestApp, company: SeededCompany)
     .where(eq(tables.companies.id, company.id));
 }
 
-export interface CompanyBody {
-  id: string;
-  path: string;
-  depth: number;
-  parentId: string | null;
-  slug: string;
-  status: string;
-}
+/** A company as the API answers it. */
+export type CompanyBody = CompanyResponse;
 
 /** Creates a company over HTTP with the given (usually operator) client; throws unless 201. */
 export async function createCompany(
@@ -71,9 +65,9 @@ export async function createCompany(
   fields: { name?: string; slug?: string } = {},
 ): Promise<CompanyBody> {
   const slug = fields.slug ?? uniqueSlug();
-  const res = await client.post("/api/v1/panel/companies", { name: fields.name ?? slug, slug, parentId });
+  const res = await client.api.companies.create({ body: { name: fields.name ?? slug, slug, parentId } });
   if (res.status !== 201) throw new Error(`create company failed: ${res.status} ${res.text}`);
-  return res.body as CompanyBody;
+  return res.body;
 }
 
 export interface Member {
@@ -126,13 +120,12 @@ export async function createTokenClient(
   let id: string;
   let secret: string;
   if (options.creator) {
-    const res = await options.creator.post("/api/v1/panel/api-tokens", {
-      name: "test token",
-      companyId: company.id,
+    const res = await options.creator.api.apiTokens.create({
+      body: { name: "test token", companyId: company.id },
     });
     if (res.status !== 201) throw new Error(`create token failed: ${res.status} ${res.text}`);
-    id = res.body.token.id as string;
-    secret = res.body.secret as string;
+    id = res.body.token.id;
+    secret = res.body.secret;
   } else {
     secret = `svc_pat_${randomBytes(32).toString("base64url")}`;
     const [operator] = await app.database.db

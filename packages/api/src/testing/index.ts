@@ -16,14 +16,23 @@ import type { Logger } from "pino";
 import { createApp } from "../app.ts";
 import { answerClientErrors } from "../http/client-error.ts";
 import { createLogger } from "../http/log-redaction.ts";
-import type { RateLimits } from "../rest/rate-limit.ts";
+import type { RateLimits } from "../http/rate-limit.ts";
 import { TestClient } from "./http-client.ts";
 import { startSmtpReceiver, type SmtpReceiver } from "./smtp-receiver.ts";
 
 export { TestClient } from "./http-client.ts";
 export { startSmtpReceiver, type SmtpReceiver } from "./smtp-receiver.ts";
 export { trpcCaller } from "./trpc-caller.ts";
-export { createLicensedCompany, issueLicense, signedPost, type IssuedLicense } from "./client-api.ts";
+export { trpcError } from "./trpc-client.ts";
+export type { ApiResponse } from "./http-client.ts";
+export type { BodyOf, RequestOf, ResultOf } from "./api-client.ts";
+export {
+  createLicensedCompany,
+  issueLicense,
+  signatureHeaders,
+  signedPost,
+  type IssuedLicense,
+} from "./client-api.ts";
 
 export const OPERATOR = { email: "root@example.com", password: "operator-password-1" };
 

@@ -1,5 +1,10 @@
 import { importJWK, jwtVerify, type JWTPayload } from "jose";
+import type { operations } from "../catalogue.ts";
+import type { BodyOf } from "./api-client.ts";
 import type { TestClient } from "./http-client.ts";
+
+type TemplateBody = BodyOf<typeof operations.templates.create>;
+type VersionBody = BodyOf<typeof operations.templates.versions.create>;
 
 /** Helpers shared by the license suites: templates made over HTTP, tokens verified the way a third party would. */
 
@@ -7,23 +12,25 @@ let counter = 0;
 
 export async function createTemplate(
   operator: TestClient,
-  overrides: Record<string, unknown> = {},
+  overrides: Partial<TemplateBody> = {},
 ): Promise<{ id: string; productCode: string }> {
-  const res = await operator.post("/api/v1/panel/templates", {
-    name: "Licensed product",
-    productCode: `LIC-${process.pid}-${++counter}`,
-    defaultOfflineDays: 7,
-    defaultValidityDays: 365,
-    ...overrides,
+  const res = await operator.api.templates.create({
+    body: {
+      name: "Licensed product",
+      productCode: `LIC-${process.pid}-${++counter}`,
+      defaultOfflineDays: 7,
+      defaultValidityDays: 365,
+      ...overrides,
+    },
   });
   if (res.status !== 201) throw new Error(`template creation failed: ${res.status} ${res.text}`);
   return res.body;
 }
 
-export async function addVersion(operator: TestClient, templateId: string, version: Record<string, unknown>) {
-  const res = await operator.post(`/api/v1/panel/templates/${templateId}/versions`, version);
+export async function addVersion(operator: TestClient, templateId: string, version: VersionBody) {
+  const res = await operator.api.templates.versions.create({ params: { id: templateId }, body: version });
   if (res.status !== 201) throw new Error(`version creation failed: ${res.status} ${res.text}`);
-  return res.body as { id: string };
+  return res.body;
 }
 
 /** Verifies a license token with `jose`, using nothing but the hex public key the API returned. */

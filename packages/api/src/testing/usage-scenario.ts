@@ -48,12 +48,11 @@ export async function buildUsageWorld(app: TestApp, operator: TestClient): Promi
   const t2 = await createTemplate(operator, { name: "Viewer" });
   const client = await app.client();
   const activate = async (license: IssuedLicense, machine: string) => {
-    const res = await client.post("/api/v1/client/activate", {
-      licenseKey: license.licenseKey,
-      hwFingerprint: machine,
+    const res = await client.api.client.activate({
+      body: { licenseKey: license.licenseKey, hwFingerprint: machine },
     });
     if (res.status !== 200) throw new Error(`activate failed: ${res.status} ${res.text}`);
-    return res.body.activationId as string;
+    return res.body.activationId;
   };
   const beat = async (license: IssuedLicense, activationId: string) => {
     app.clock.advance(MINUTE);
@@ -61,7 +60,7 @@ export async function buildUsageWorld(app: TestApp, operator: TestClient): Promi
     const res = await signedPost(client, app.clock.now(), "/api/v1/client/heartbeat", body);
     if (res.status !== 200) throw new Error(`heartbeat failed: ${res.status} ${res.text}`);
   };
-  const terms = { hwBinding: "none" };
+  const terms = { hwBinding: "none" } as const;
 
   const l1 = await issueLicense(operator, { companyId: alpha, templateId: t1.id }, terms);
   app.clock.advance(MINUTE);

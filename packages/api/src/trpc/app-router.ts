@@ -1,30 +1,10 @@
 import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
+import { panelOperations } from "../catalogue.ts";
+import { proceduresOf } from "../operation/trpc.ts";
 import { createCallerFactory, router } from "./trpc.ts";
-import { authRouter } from "./routers/auth.ts";
-import { operatorRouter } from "./routers/operator.ts";
-import { templatesRouter } from "./routers/templates.ts";
-import { licensesRouter } from "./routers/licenses.ts";
-import { companiesRouter } from "./routers/companies.ts";
-import { usersRouter } from "./routers/users.ts";
-import { apiTokensRouter } from "./routers/api-tokens.ts";
-import { auditRouter } from "./routers/audit.ts";
-import { activationsRouter } from "./routers/activations.ts";
-import { webhooksRouter } from "./routers/webhooks.ts";
-import { analyticsRouter } from "./routers/analytics.ts";
 
-export const appRouter = router({
-  auth: authRouter,
-  operator: operatorRouter,
-  templates: templatesRouter,
-  licenses: licensesRouter,
-  companies: companiesRouter,
-  users: usersRouter,
-  apiTokens: apiTokensRouter,
-  audit: auditRouter,
-  activations: activationsRouter,
-  webhooks: webhooksRouter,
-  analytics: analyticsRouter,
-});
+/** The admin app's API: every panel operation that is not REST-only, named as in the catalogue. */
+export const appRouter = router(proceduresOf(panelOperations));
 
 export type AppRouter = typeof appRouter;
 /** Input types of every procedure, e.g. `RouterInputs["licenses"]["issue"]`. */

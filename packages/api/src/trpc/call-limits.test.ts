@@ -21,10 +21,12 @@ const batchBody = (inputs: unknown[]) => Object.fromEntries(inputs.map((input, i
 const logins = (n: number, email: (i: number) => string, password = "wrong-password") =>
   Array.from({ length: n }, (_, i) => ({ email: email(i), password }));
 
+/** One call's answer in a batch, as tRPC's HTTP adapter sends it: these suites check the wire itself. */
 interface BatchItem {
   error?: { json: { data: { code: string; appCode: string | null } } };
 }
-const appCodes = (body: BatchItem[]) => body.map((item) => item.error?.json.data.appCode ?? "ok");
+const appCodes = (json: unknown) =>
+  (json as BatchItem[]).map((item) => item.error?.json.data.appCode ?? "ok");
 
 describe("tRPC batches and rate limits", () => {
   it("count each call against the auth contour, and a batch past the limit is refused whole", async () => {
@@ -33,14 +35,14 @@ describe("tRPC batches and rate limits", () => {
     const first = logins(15, (i) => `first-${i}@example.com`);
     const ok = await client.post(batchPath(first.map(() => "auth.login")), batchBody(first));
     expect(ok.status).toBe(401);
-    expect(appCodes(ok.body)).toEqual(Array(15).fill("auth.invalid_credentials"));
+    expect(appCodes(ok.json)).toEqual(Array(15).fill("auth.invalid_credentials"));
     expect(ok.headers.get("ratelimit-limit")).toBe("20");
     expect(ok.headers.get("ratelimit-remaining")).toBe("5");
 
     const second = logins(6, (i) => `second-${i}@example.com`);
     const refused = await client.post(batchPath(second.map(() => "auth.login")), batchBody(second));
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ code: "rate_limit.exceeded", message: expect.any(String), status: 429 });
+    expect(refused.error).toEqual({ code: "rate_limit.exceeded", message: expect.any(String), status: 429 });
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(refused.headers.get("ratelimit-limit")).toBe("20");
     expect(refused.headers.get("ratelimit-remaining")).toBe("0");
@@ -70,19 +72,19 @@ describe("tRPC batches and rate limits", () => {
     const tooMany = logins(TRPC_MAX_BATCH_SIZE + 1, (i) => `many-${i}@example.com`);
     const refused = await client.post(batchPath(tooMany.map(() => "auth.login")), batchBody(tooMany));
     expect(refused.status).toBe(400);
-    expect(refused.body).toEqual({
+    expect(refused.error).toEqual({
       code: "request.batch_too_large",
       message: expect.any(String),
       status: 400,
     });
-    expect(refused.body.message).toContain(`at most ${TRPC_MAX_BATCH_SIZE}`);
+    expect(refused.error.message).toContain(`at most ${TRPC_MAX_BATCH_SIZE}`);
     const next = await client.post("/trpc/auth.login", { json: { email: "a@example.com", password: "x" } });
     expect(next.headers.get("ratelimit-remaining")).toBe("99");
 
     const largest = logins(TRPC_MAX_BATCH_SIZE, (i) => `largest-${i}@example.com`);
     const ok = await client.post(batchPath(largest.map(() => "auth.login")), batchBody(largest));
     expect(ok.status).toBe(401);
-    expect(ok.body).toHaveLength(TRPC_MAX_BATCH_SIZE);
+    expect(ok.json).toHaveLength(TRPC_MAX_BATCH_SIZE);
   });
 
   it("name procedures as tRPC reads them: the last path segment, case-sensitive", async () => {
@@ -108,7 +110,7 @@ describe("tRPC batches and the sign-in throttle", () => {
     const attempts = logins(TRPC_MAX_BATCH_SIZE, () => email);
     const res = await client.post(batchPath(attempts.map(() => "auth.login")), batchBody(attempts));
     expect(res.status).toBe(207);
-    const codes = appCodes(res.body).sort();
+    const codes = appCodes(res.json).sort();
     expect(codes).toEqual([
       ...Array(10).fill("auth.invalid_credentials"),
       ...Array(TRPC_MAX_BATCH_SIZE - 10).fill("auth.too_many_attempts"),
@@ -117,7 +119,7 @@ describe("tRPC batches and the sign-in throttle", () => {
 
     const right = await client.post("/trpc/auth.login", { json: { email, password: MEMBER_PASSWORD } });
     expect(right.status).toBe(429);
-    expect(right.body.error.json.data.appCode).toBe("auth.too_many_attempts");
+    expect((right.json as Required<BatchItem>).error.json.data.appCode).toBe("auth.too_many_attempts");
     expect(right.headers.get("retry-after")).toBe(String(15 * 60));
   });
 });

@@ -1,7 +1,7 @@
 import { TRPC_MAX_BATCH_SIZE } from "@licensing/contracts";
 import { AppError } from "@licensing/core";
 import type { RequestHandler } from "express";
-import type { ContourLimiter } from "../rest/rate-limit.ts";
+import type { ContourLimiter } from "../http/rate-limit.ts";
 
 /**
  * The procedures a /trpc request names, read as tRPC's Express adapter reads them: the last segment of

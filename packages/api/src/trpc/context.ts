@@ -1,5 +1,7 @@
 import type { Deps } from "@licensing/core";
+import type { TRPCRequestInfo } from "@trpc/server/http";
 import type { Request, Response } from "express";
+import { currentRequestId } from "../http/logging.ts";
 import { clearSessionCookie, setSessionCookie, type CookieSettings } from "../http/session-cookie.ts";
 
 /**
@@ -14,6 +16,10 @@ export interface TrpcContext {
   ip: string | null;
   /** Sets the session cookie on the response, or clears it (null). */
   setSessionCookie(sessionId: string | null): void;
+  /** The HTTP request's id, when there is one. */
+  requestId?: string | undefined;
+  /** How many procedure calls the HTTP request carries (a batch holds several); 1 when absent. */
+  calls?: number | undefined;
 }
 
 /** The context of a call that came through Express. */
@@ -22,6 +28,7 @@ export function expressContext(
   cookies: CookieSettings,
   req: Request,
   res: Response,
+  info: TRPCRequestInfo,
 ): TrpcContext {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
@@ -32,6 +39,8 @@ export function expressContext(
     deps,
     headers,
     ip: req.ip ?? null,
+    requestId: currentRequestId(),
+    calls: info.calls.length,
     setSessionCookie: (sessionId) =>
       sessionId ? setSessionCookie(res, sessionId, cookies) : clearSessionCookie(res, cookies),
   };

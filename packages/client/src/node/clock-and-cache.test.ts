@@ -42,7 +42,7 @@ describe("clock defences", () => {
       await client.initialize();
       expect(await client.heartbeat()).toBe(true);
       expect(client.statusDetails.lastError).toBeNull();
-      const heartbeats = await server.admin.get(`/api/v1/panel/licenses/${onDisk.license.id}/heartbeats`);
+      const heartbeats = await server.admin.api.activations.heartbeats({ params: { id: onDisk.license.id } });
       expect(heartbeats.body).toHaveLength(1);
       // The learned offset signs the next request at once.
       expect(await client.heartbeat()).toBe(true);

@@ -26,12 +26,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const activationsOf = async (licenseId: string) =>
-  (await server.admin.get(`/api/v1/panel/licenses/${licenseId}/activations`)).body as Array<{
-    id: string;
-    hwFingerprint: string;
-    machineName: string;
-    status: string;
-  }>;
+  (await server.admin.api.activations.list({ params: { id: licenseId } })).body;
 
 describe("LicenseClient against the real server", () => {
   it("issue, download, initialize: Active with the server's marker cached, features and config", async () => {
@@ -89,7 +84,7 @@ describe("LicenseClient against the real server", () => {
     server.app.clock.advance(DAY);
     expect(await client.heartbeat()).toBe(true);
     expect(client.statusDetails.markerExpiresAt).toBe(first + DAY);
-    const heartbeats = await server.admin.get(`/api/v1/panel/licenses/${onDisk.license.id}/heartbeats`);
+    const heartbeats = await server.admin.api.activations.heartbeats({ params: { id: onDisk.license.id } });
     expect(heartbeats.body).toHaveLength(1);
     await client.dispose();
   });
@@ -151,7 +146,10 @@ describe("LicenseClient against the real server", () => {
     const client = server.client(onDisk);
     await client.initialize();
     const { markerExpiresAt } = client.statusDetails;
-    await server.admin.post(`/api/v1/panel/licenses/${onDisk.license.id}/revoke`, { reason: "chargeback" });
+    await server.admin.api.licenses.revoke({
+      params: { id: onDisk.license.id },
+      body: { reason: "chargeback" },
+    });
     server.app.clock.advance(60 * SECOND);
     expect(await client.heartbeat()).toBe(false);
     expect(client.statusDetails).toMatchObject({
@@ -178,9 +176,9 @@ describe("LicenseClient against the real server", () => {
     const onDisk = await server.licenseOnDisk({ hwFingerprint: "machine-a" });
     const oldMachine = server.client(onDisk);
     await oldMachine.initialize();
-    const rebound = await server.admin.post(`/api/v1/panel/licenses/${onDisk.license.id}/rebind`, {
-      hwFingerprint: "machine-b",
-      reason: "new laptop",
+    const rebound = await server.admin.api.licenses.rebind({
+      params: { id: onDisk.license.id },
+      body: { hwFingerprint: "machine-b", reason: "new laptop" },
     });
     expect(rebound.status).toBe(200);
     expect(await oldMachine.heartbeat()).toBe(false);

@@ -1,0 +1,50 @@
+import {
+  ActivationParams,
+  ActivationResponse,
+  HeartbeatRecordResponse,
+  HeartbeatsQuery,
+  IdParams,
+} from "@licensing/contracts";
+import { activations } from "@licensing/core";
+import { z } from "zod";
+import { operation } from "../operation/operation.ts";
+
+const tags = ["Licenses"];
+
+/** The panel's view of a license's machines; the client API itself is in `client/operations.ts`. */
+export const activationOperations = {
+  list: operation({
+    method: "get",
+    path: "/panel/licenses/{id}/activations",
+    summary: "Activations of a license (Viewer)",
+    tags,
+    auth: "authenticated",
+    params: IdParams,
+    response: z.array(ActivationResponse),
+    errors: ["license.not_found"],
+    handler: ({ deps, actor, input }) => activations.listActivations(deps, actor, input.id),
+  }),
+  heartbeats: operation({
+    method: "get",
+    path: "/panel/licenses/{id}/heartbeats",
+    summary: "Latest heartbeats of a license (Viewer); limit 1..1000, default 100",
+    tags,
+    auth: "authenticated",
+    params: IdParams,
+    query: HeartbeatsQuery,
+    response: z.array(HeartbeatRecordResponse),
+    errors: ["license.not_found"],
+    handler: ({ deps, actor, input }) => activations.listHeartbeats(deps, actor, input.id, input.limit),
+  }),
+  reset: operation({
+    method: "post",
+    path: "/panel/licenses/{id}/activations/{activationId}/reset",
+    summary: "Deactivate one activation and free its seat (Admin; idempotent)",
+    tags,
+    auth: "authenticated",
+    params: ActivationParams,
+    errors: ["license.not_found", "activation.not_found", "auth.forbidden"],
+    handler: ({ deps, actor, input }) =>
+      activations.resetActivation(deps, actor, input.id, input.activationId),
+  }),
+};

@@ -1,0 +1,38 @@
+import { AuditExportQuery, AuditLogResponse, AuditQuery } from "@licensing/contracts";
+import { audit } from "@licensing/core";
+import { z } from "zod";
+import { operation } from "../operation/operation.ts";
+
+const tags = ["Audit"];
+const base = "/panel/audit";
+
+export const auditOperations = {
+  list: operation({
+    method: "get",
+    path: base,
+    summary: "Audit log, newest first (Operator)",
+    tags,
+    auth: "authenticated",
+    query: AuditQuery,
+    response: z.array(AuditLogResponse),
+    errors: ["auth.operator_required", "audit.invalid_range"],
+    handler: ({ deps, actor, input }) => audit.listAudit(deps, actor, input),
+  }),
+  export: operation({
+    method: "get",
+    path: `${base}/export`,
+    summary: "Stream the matching audit log as a CSV or JSON attachment (Operator)",
+    tags,
+    auth: "authenticated",
+    query: AuditExportQuery,
+    response: z.string().meta({
+      description:
+        "CSV `timestamp,actor,action,entityType,entityId,meta` (RFC 4180), or with format=json a JSON array of AuditLogResponse",
+    }),
+    stream: true,
+    produces: "text/csv",
+    restOnly: "a streamed CSV or JSON file: the admin app links to it with its cookie",
+    errors: ["auth.operator_required", "audit.invalid_format", "audit.invalid_range"],
+    handler: ({ deps, actor, input }) => audit.exportAudit(deps, actor, input),
+  }),
+};

@@ -1,0 +1,171 @@
+import { tables } from "@licensing/db";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { operations } from "../catalogue.ts";
+import type { BodyOf } from "../testing/api-client.ts";
+import { startTestApp, type TestApp, type TestClient } from "../testing/index.ts";
+import { addVersion, createTemplate, verifyWithJose } from "../testing/licensing.ts";
+import {
+  archiveSeededCompany,
+  seedCompany,
+  createTokenClient,
+  type SeededCompany,
+} from "../testing/fixtures.ts";
+
+const url = "/api/v1/panel/licenses/bulk";
+let app: TestApp;
+let operator: TestClient;
+let admin: TestClient;
+let company: SeededCompany;
+let template: { id: string };
+
+beforeAll(async () => {
+  app = await startTestApp();
+  operator = await app.client({ signIn: true });
+  company = await seedCompany(app);
+  admin = (await createTokenClient(app, company)).client;
+  template = await createTemplate(operator);
+  await addVersion(operator, template.id, {
+    configSchema: JSON.stringify({
+      type: "object",
+      properties: { limits: { type: "object", properties: { maxSeats: { type: "integer" } } } },
+    }),
+  });
+});
+afterAll(() => app.close());
+
+const errorBody = (code: string, status: number) => ({ code, message: expect.any(String), status });
+const licenseCount = async () => (await app.database.db.select().from(tables.licenses)).length;
+const bulk = (
+  body: BodyOf<typeof operations.licenses.bulkIssue>,
+  client = admin,
+  headers?: Record<string, string>,
+) => client.api.licenses.bulkIssue({ body, ...(headers ? { headers } : {}) });
+/** A request the schema refuses, sent as it is. */
+const bulkUntyped = (body: Record<string, unknown>) => admin.post(url, body);
+const getLicense = async (id: string) => (await admin.api.licenses.get({ params: { id } })).body;
+
+describe("POST /panel/licenses/bulk", () => {
+  it("reports each failure kind in its row and stores the successes together", async () => {
+    const child = await seedCompany(app, { parent: company });
+    const archived = await seedCompany(app, { parent: company });
+    await archiveSeededCompany(app, archived);
+    const foreign = await seedCompany(app);
+    const before = await licenseCount();
+    const res = await bulk({
+      templateId: template.id,
+      config: '{"features":["batch"],"limits":{"maxSeats":5}}',
+      isTrial: true,
+      items: [
+        { companyId: company.id },
+        { companyId: foreign.id },
+        { companyId: archived.id },
+        { companyId: child.id, config: '{"features":["own"]' },
+        { companyId: child.id, config: '{"features":["own"],"limits":{"maxSeats":"x"}}' },
+        { companyId: child.id, config: '{"features":["own"],"limits":{"maxSeats":1}}' },
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ requested: 6, succeeded: 2, failed: 4 });
+    const row = (i: number) => res.body.results[i]!;
+    expect(row(0)).toEqual({
+      companyId: company.id,
+      licenseId: expect.any(String),
+      licenseKey: expect.stringMatching(/^SVC-/),
+      errorCode: null,
+      errorMessage: null,
+    });
+    expect(row(1)).toEqual({
+      companyId: foreign.id,
+      licenseId: null,
+      licenseKey: null,
+      errorCode: "company.not_found",
+      errorMessage: expect.any(String),
+    });
+    expect(row(2)).toMatchObject({ errorCode: "license.company_not_active", licenseId: null });
+    expect(row(3)).toMatchObject({ errorCode: "license.invalid_config", licenseId: null });
+    expect(row(4)).toMatchObject({ errorCode: "license.invalid_config" });
+    expect(row(4).errorMessage).toContain("/limits/maxSeats");
+    expect(row(5)).toMatchObject({ companyId: child.id, errorCode: null });
+    expect(await licenseCount()).toBe(before + 2);
+
+    const batchConfig = await getLicense(row(0).licenseId!);
+    expect(JSON.parse(batchConfig.config)).toEqual({ features: ["batch"], limits: { maxSeats: 5 } });
+    expect(batchConfig.isTrial).toBe(true);
+    const ownConfig = await getLicense(row(5).licenseId!);
+    expect(JSON.parse(ownConfig.config)).toEqual({ features: ["own"], limits: { maxSeats: 1 } });
+    const events = await app.database.db.select().from(tables.outboxEvents);
+    const issuedIds: unknown[] = [row(0).licenseId, row(5).licenseId];
+    expect(events.filter((e) => issuedIds.includes(e.data.licenseId))).toHaveLength(2);
+  });
+
+  it("needs Admin per item: a viewer-only company fails in its row", async () => {
+    const other = await seedCompany(app);
+    const res = await bulk({ templateId: template.id, items: [{ companyId: other.id }] }, operator);
+    expect(res.body).toMatchObject({ succeeded: 1, failed: 0 });
+    const narrow = (await createTokenClient(app, await seedCompany(app, { parent: company }))).client;
+    const mixed = await bulk({ templateId: template.id, items: [{ companyId: company.id }] }, narrow);
+    expect(mixed.body.results[0]).toMatchObject({ errorCode: "company.not_found" });
+  });
+
+  it("issues 200 items, refuses 201 with license.bulk_too_large and none with license.bulk_empty", async () => {
+    const items = Array.from({ length: 200 }, () => ({ companyId: company.id }));
+    const full = await bulk({ templateId: template.id, items });
+    expect(full.body).toMatchObject({ requested: 200, succeeded: 200, failed: 0 });
+    expect(new Set(full.body.results.map((r) => r.licenseKey)).size).toBe(200);
+    const first = full.body.results[0]!;
+    const file = await admin.api.licenses.file({ params: { id: first.licenseId! } });
+    const { token, publicKey } = file.body;
+    expect((await verifyWithJose(token, publicKey)).claims.lid).toBe(first.licenseId);
+
+    const tooMany = await bulk({ templateId: template.id, items: [...items, { companyId: company.id }] });
+    expect(tooMany.error).toEqual(errorBody("license.bulk_too_large", 400));
+    expect((await bulk({ templateId: template.id, items: [] })).error).toEqual(
+      errorBody("license.bulk_empty", 400),
+    );
+  });
+
+  it("fails the whole batch for batch-level problems: template, expiry, binding, malformed items", async () => {
+    const before = await licenseCount();
+    const items = [{ companyId: company.id }];
+    const unknown = await bulk({ templateId: "00000000-0000-4000-8000-000000000000", items });
+    expect(unknown.error).toEqual(errorBody("template.not_found", 404));
+    const past = await bulk({ templateId: template.id, items, expiresAt: "2000-01-01T00:00:00Z" });
+    expect(past.error).toEqual(errorBody("license.invalid_expiry", 400));
+    const binding = await bulk({ templateId: template.id, items, hwBinding: "fixed" });
+    expect(binding.error).toEqual(errorBody("license.invalid_binding", 400));
+    const malformed = await bulkUntyped({ templateId: template.id, items: [{ companyId: "x" }] });
+    expect(malformed.error).toEqual(errorBody("request.invalid", 400));
+    expect((await bulkUntyped({ templateId: template.id })).error).toEqual(errorBody("request.invalid", 400));
+    expect(await licenseCount()).toBe(before);
+  });
+
+  it("applies the batch terms to every item", async () => {
+    const res = await bulk({
+      templateId: template.id,
+      items: [{ companyId: company.id }, { companyId: company.id }],
+      offlineDays: 99,
+      hwFingerprint: "shared-machine",
+      expiresAt: new Date(app.clock.now().getTime() + 10 * 86_400_000).toISOString(),
+    });
+    for (const r of res.body.results) {
+      const license = await getLicense(r.licenseId!);
+      expect(license).toMatchObject({ offlineDays: 30, hwBinding: "fixed", hwFingerprint: "shared-machine" });
+    }
+  });
+
+  it("replays the first response for a repeated Idempotency-Key and issues nothing new", async () => {
+    const body = { templateId: template.id, items: [{ companyId: company.id }, { companyId: company.id }] };
+    const before = await licenseCount();
+    const [a, b] = await Promise.all([
+      bulk(body, admin, { "idempotency-key": "bulk-1" }),
+      bulk(body, admin, { "idempotency-key": "bulk-1" }),
+    ]);
+    expect(a.status).toBe(200);
+    expect(b.text).toBe(a.text);
+    const c = await bulk(body, admin, { "idempotency-key": "bulk-1" });
+    expect(c.text).toBe(a.text);
+    expect(await licenseCount()).toBe(before + 2);
+    const other = await bulk({ ...body, isTrial: true }, admin, { "idempotency-key": "bulk-1" });
+    expect(other.error).toEqual(errorBody("idempotency.key_reused", 409));
+  });
+});

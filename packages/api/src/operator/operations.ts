@@ -1,0 +1,95 @@
+import {
+  IdParams,
+  InviteOperatorRequest,
+  OperatorLicensePage,
+  OperatorLicenseQuery,
+  OperatorOverviewResponse,
+  OperatorTenantPage,
+  OperatorTenantQuery,
+  OperatorUserResponse,
+} from "@licensing/contracts";
+import { operators } from "@licensing/core";
+import { z } from "zod";
+import { operation } from "../operation/operation.ts";
+
+const tags = ["Operator"];
+
+export const operatorOperations = {
+  overview: operation({
+    method: "get",
+    path: "/panel/operator/overview",
+    summary: "Platform-wide counts",
+    tags,
+    auth: "authenticated",
+    response: OperatorOverviewResponse,
+    errors: ["auth.operator_required"],
+    handler: ({ deps, actor }) => operators.getOverview(deps, actor),
+  }),
+  tenants: operation({
+    method: "get",
+    path: "/panel/operator/tenants",
+    summary: "Root companies with the size of their subtree",
+    tags,
+    auth: "authenticated",
+    query: OperatorTenantQuery,
+    response: OperatorTenantPage,
+    errors: ["auth.operator_required"],
+    handler: ({ deps, actor, input }) => operators.listTenants(deps, actor, input),
+  }),
+  licenses: operation({
+    method: "get",
+    path: "/panel/operator/licenses",
+    summary: "Every license, newest first",
+    tags,
+    auth: "authenticated",
+    query: OperatorLicenseQuery,
+    response: OperatorLicensePage,
+    errors: ["auth.operator_required", "license.invalid_status", "company.not_found"],
+    handler: ({ deps, actor, input }) => operators.listAllLicenses(deps, actor, input),
+  }),
+  users: {
+    list: operation({
+      method: "get",
+      path: "/panel/operator/users",
+      summary: "Every operator account",
+      tags,
+      auth: "authenticated",
+      response: z.array(OperatorUserResponse),
+      errors: ["auth.operator_required"],
+      handler: ({ deps, actor }) => operators.listOperators(deps, actor),
+    }),
+    invite: operation({
+      method: "post",
+      path: "/panel/operator/users/invite",
+      summary: "Invite an operator by mail",
+      tags,
+      auth: "authenticated",
+      body: InviteOperatorRequest,
+      response: OperatorUserResponse,
+      errors: ["auth.operator_required", "user.already_exists"],
+      handler: ({ deps, actor, input }) => operators.inviteOperator(deps, actor, input),
+    }),
+    promote: operation({
+      method: "post",
+      path: "/panel/operator/users/{id}/promote",
+      summary: "Grant operator rights",
+      tags,
+      auth: "authenticated",
+      params: IdParams,
+      response: OperatorUserResponse,
+      errors: ["auth.operator_required", "user.not_found"],
+      handler: ({ deps, actor, input }) => operators.setOperator(deps, actor, input.id, true),
+    }),
+    demote: operation({
+      method: "post",
+      path: "/panel/operator/users/{id}/demote",
+      summary: "Revoke operator rights",
+      tags,
+      auth: "authenticated",
+      params: IdParams,
+      response: OperatorUserResponse,
+      errors: ["auth.operator_required", "user.not_found", "operator.last_operator"],
+      handler: ({ deps, actor, input }) => operators.setOperator(deps, actor, input.id, false),
+    }),
+  },
+};
