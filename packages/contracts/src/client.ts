@@ -8,7 +8,8 @@ export const ActivateRequest = z
   .object({
     licenseKey: LicenseKey,
     hwFingerprint: z.string().trim().min(1).max(256).optional(),
-    machineName: z.string().trim().min(1).max(200).optional(),
+    // null is "no name", as older SDKs send it when the host has none.
+    machineName: z.string().trim().min(1).max(200).nullish(),
   })
   .meta({ id: "ActivateRequest" });
 export type ActivateRequest = z.infer<typeof ActivateRequest>;
