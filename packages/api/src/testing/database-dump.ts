@@ -12,7 +12,10 @@ const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
  */
 export async function dumpDatabase(database: TestDatabase): Promise<string> {
   const pgDump = database.url
-    ? needTool(tools.pgDump, "the database dump through pg_dump (the rows are read through SQL instead)")
+    ? needTool(
+        tools.pgDump,
+        "the dump through pg_dump in the secrets-at-rest test (the rows are read through SQL instead)",
+      )
     : null;
   if (pgDump) {
     const dumped = spawnSync(pgDump, ["--data-only", `--dbname=${database.url}`], {
