@@ -52,6 +52,7 @@ export default tseslint.config(
       "**/release/**",
       "**/.data/**",
       "**/.turbo/**",
+      "walkthrough/**",
     ],
   },
   js.configs.recommended,

@@ -1,8 +1,7 @@
-import { execFileSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 // @ts-expect-error plain JavaScript (npm start runs it before anything is compiled); no declarations
-import { fingerprint, root, staleReason } from "../../scripts/build/build-if-stale.mjs";
+import { buildIfStaleInChild } from "../../scripts/build/build-if-stale.mjs";
 // @ts-expect-error the same
 import { adminStep } from "../../scripts/build/steps.mjs";
 
@@ -12,13 +11,10 @@ export const ADMIN_DIST = join(ADMIN_ROOT, "dist");
 
 /**
  * Builds the admin app when `npm start` would (its admin step: the build is missing or its sources'
- * hash changed, decision 0031); returns whether it built. Synchronous, so the build runs in a child
- * process (`scripts/build.mjs admin`), which records the stamp `npm start` then finds current.
+ * hash changed, decision 0031), in a child process as `npm start` does; returns whether it built.
  */
 export function ensureAdminBuild(): boolean {
-  if (!staleReason(adminStep, fingerprint(adminStep))) return false;
-  execFileSync(process.execPath, [join(root, "scripts/build.mjs"), adminStep.name], { stdio: "inherit" });
-  return true;
+  return buildIfStaleInChild([adminStep]);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) ensureAdminBuild();

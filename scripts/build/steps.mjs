@@ -5,7 +5,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { dirname, join } from "node:path";
-import { root } from "./build-if-stale.mjs";
+import { root, writeWhole } from "./build-if-stale.mjs";
 
 const serverPackages = ["protocol", "contracts", "db", "core", "api"];
 const isTest = (/** @type {string} */ file) => /\.test\.ts$/.test(file) || file.includes("/testing/");
@@ -43,7 +43,16 @@ function externalWhereNodeFindsTheSame(outDir) {
   };
 }
 
-/** The server as one ES module: our workspace packages bundled in, every npm dependency left to Node. */
+/**
+ * What the server step writes: the server, and the master-key rotation (`npm run rotate-master-key`), which
+ * runs without the server but needs the same packages. Compiled, so neither needs a devDependency to run.
+ */
+export const serverBuild = {
+  main: "apps/server/dist/main.js",
+  rotateMasterKey: "apps/server/dist/rotate-master-key.js",
+};
+
+/** The server as ES modules: our workspace packages bundled in, every npm dependency left to Node. */
 export const serverStep = {
   name: "server",
   inputs: [
@@ -54,25 +63,31 @@ export const serverStep = {
     "scripts/build/steps.mjs",
   ],
   ignore: isTest,
-  output: "apps/server/dist/main.js",
+  outputs: Object.values(serverBuild),
   async build() {
     const esbuild = await import("esbuild");
-    await esbuild.build({
+    const result = await esbuild.build({
       absWorkingDir: root,
-      entryPoints: ["apps/server/src/main.ts"],
-      outfile: join(root, "apps/server/dist/main.js"),
+      entryPoints: {
+        main: "apps/server/src/main.ts",
+        "rotate-master-key": "apps/server/src/rotate-master-key.ts",
+      },
+      outdir: join(root, dirname(serverBuild.main)),
       bundle: true,
       platform: "node",
       format: "esm",
       target: "node20.19",
       sourcemap: "linked",
       logLevel: "warning",
+      write: false,
       // A bundled CommonJS dependency calls `require` for Node's built-ins.
       banner: {
         js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);",
       },
-      plugins: [externalWhereNodeFindsTheSame(join(root, "apps/server/dist"))],
+      plugins: [externalWhereNodeFindsTheSame(join(root, dirname(serverBuild.main)))],
     });
+    // Whole files (see writeWhole): a test may start the server while another one builds it.
+    for (const file of result.outputFiles) writeWhole(file.path, file.contents);
   },
 };
 
@@ -90,7 +105,7 @@ export const adminStep = {
     "scripts/build/steps.mjs",
   ],
   ignore: isTest,
-  output: "apps/admin/dist/index.html",
+  outputs: ["apps/admin/dist/index.html"],
   async build() {
     const { build } = await import("vite");
     await build({

@@ -4,6 +4,7 @@ import { signedPost, type TestClient } from "@licensing/api/testing";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
+  browserPath,
   choose,
   DESKTOP,
   expectAccessible,
@@ -51,7 +52,7 @@ afterEach(() => h?.expectNoCspViolations());
 const licenseOf = async (id: string) => (await operator.api.licenses.get({ params: { id } })).body;
 const treeItem = (name: string) => page.getByRole("treeitem", { name, exact: true });
 
-describe("the admin app", () => {
+describe.skipIf(!browserPath)("the admin app", () => {
   it(
     "sends a visitor to sign-in, then signs in with password and the 2FA code",
     { timeout: LONG },

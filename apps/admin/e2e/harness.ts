@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AxeBuilder } from "@axe-core/playwright";
 import { startTestApp, type TestApp, type TestAppOptions } from "@licensing/api/testing";
+import { needTool, tools } from "@licensing/api/testing/tools";
 import { generate } from "otplib";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { expect } from "vitest";
@@ -15,7 +16,8 @@ export const MOBILE = { width: 390, height: 844 };
 const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS
   ? join(ADMIN_ROOT, "../../docs/screenshots")
   : join(tmpdir(), "licensing-admin-screenshots");
-const CHROMIUM = "/usr/bin/chromium";
+/** The machine's Chromium or Chrome; null (after a line saying so) skips the suites: `describe.skipIf(!browserPath)`. */
+export const browserPath = needTool(tools.browser, "the admin app's end-to-end tests");
 
 export interface Harness {
   app: TestApp;
@@ -46,13 +48,15 @@ const reportViolations = () =>
 
 /**
  * The real app (REST + tRPC + the admin build) on an ephemeral port over an isolated database with a real
- * SMTP receiver, and Debian's Chromium driven by playwright-core. Builds the admin app first when stale.
+ * SMTP receiver, and the machine's Chromium driven by playwright-core. Builds the admin app first when stale.
  */
 export async function startHarness(options: TestAppOptions = {}): Promise<Harness> {
+  if (!browserPath)
+    throw new Error("no browser: the suite should have been skipped (describe.skipIf(!browserPath))");
   ensureAdminBuild();
   const app = await startTestApp({ ...options, adminDir: ADMIN_DIST });
   const browser = await chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: browserPath,
     headless: true,
     args: ["--no-sandbox", "--disable-background-networking", "--disable-gpu"],
   });

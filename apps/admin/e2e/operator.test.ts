@@ -10,6 +10,7 @@ import {
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
+  browserPath,
   choose,
   dismissNotifications,
   expectAccessible,
@@ -146,7 +147,7 @@ const rowsOf = (table: string) => page.getByRole("table", { name: table }).locat
 const usageMessage = async (query: { from: string; to: string }) =>
   (await operator.api.analytics.usage({ query })).error;
 
-describe("the operator console and analytics", () => {
+describe.skipIf(!browserPath)("the operator console and analytics", () => {
   it("shows an operator the platform's figures on the overview tiles", { timeout: LONG }, async () => {
     await page.goto("/operator");
     await until(() => new URL(page.url()).pathname).toBe("/sign-in");

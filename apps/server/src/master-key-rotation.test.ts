@@ -1,7 +1,10 @@
+import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { TestClient } from "@licensing/api/testing";
 import { createSecretBox, sealedAt } from "@licensing/core";
 import { tables } from "@licensing/db";
@@ -132,4 +135,41 @@ describe("npm run rotate-master-key", () => {
     ).rejects.toThrow(/No master key/);
     rmSync(empty, { recursive: true, force: true });
   });
+});
+
+describe("npm run rotate-master-key, as an operator runs it", () => {
+  const repo = fileURLToPath(new URL("../../../", import.meta.url));
+
+  it("runs the rotation compiled with the server (no TypeScript loader, no devDependency), building it when stale", async () => {
+    const { scripts } = JSON.parse(readFileSync(join(repo, "package.json"), "utf8"));
+    expect(scripts["rotate-master-key"]).toBe("node scripts/rotate-master-key.mjs");
+
+    const dir = mkdtempSync(join(tmpdir(), "licensing-rotate-npm-"));
+    try {
+      writeFileSync(join(dir, "master.key"), oldKey);
+      const { stderr } = await promisify(execFile)(
+        "npm",
+        ["run", "--silent", "rotate-master-key", "--", "--generate"],
+        {
+          cwd: repo,
+          env: {
+            ...process.env,
+            DATA_DIR: dir,
+            DATABASE_URL: "",
+            LICENSING_MASTER_KEY: "",
+            LOG_LEVEL: "warn",
+          },
+        },
+      );
+      expect(stderr).toContain("Re-sealed 0 signing keys, 0 TOTP secrets and 0 webhook secrets");
+      expect(readFileSync(join(dir, "master.key.old"), "utf8")).toBe(oldKey);
+      expect(parseMasterKey(readFileSync(join(dir, "master.key"), "utf8"))).toHaveLength(32);
+
+      // What ran is the bundle built beside the server's, from the TypeScript entry.
+      const map = JSON.parse(readFileSync(join(repo, "apps/server/dist/rotate-master-key.js.map"), "utf8"));
+      expect(map.sources).toContain("../src/rotate-master-key.ts");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

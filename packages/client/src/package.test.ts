@@ -46,13 +46,14 @@ describe("npm pack of @licensing/client", () => {
         expect.arrayContaining([
           "package.json",
           "README.md",
+          "LICENSE",
           "dist/index.js",
           "dist/index.cjs",
           "dist/core.d.ts",
         ]),
       );
       expect(
-        files.filter((f) => !f.startsWith("dist/") && f !== "package.json" && f !== "README.md"),
+        files.filter((f) => !f.startsWith("dist/") && !["package.json", "README.md", "LICENSE"].includes(f)),
       ).toEqual([]);
 
       await writeFile(
@@ -70,6 +71,8 @@ describe("npm pack of @licensing/client", () => {
       const installed = join(project, "node_modules/@licensing/client");
       const manifest = JSON.parse(await readFile(join(installed, "package.json"), "utf8"));
       expect(manifest.version).toBe("1.0.0");
+      expect(manifest.license).toBe("Apache-2.0");
+      expect(await readFile(join(installed, "LICENSE"), "utf8")).toContain("Apache License");
       expect(Object.keys(manifest.dependencies)).toEqual(["@noble/ed25519"]);
       for (const types of ["dist/index.d.ts", "dist/core.d.ts", "dist/index.d.cts"]) {
         expect(await readFile(join(installed, types), "utf8"), types).not.toMatch(

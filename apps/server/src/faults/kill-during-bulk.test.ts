@@ -4,8 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { TestClient } from "@licensing/api/testing";
+import { needTool, tools } from "@licensing/api/testing/tools";
 import { afterAll, describe, expect, it } from "vitest";
-import { postgresBinDir, startPrivatePostgres, type PrivatePostgres } from "../testing/private-postgres.ts";
+import { startPrivatePostgres, type PrivatePostgres } from "../testing/private-postgres.ts";
 
 // What `npm start` runs: the compiled server (built first when stale), in a process of its own.
 const start = fileURLToPath(new URL("../../../../scripts/start.mjs", import.meta.url));
@@ -120,6 +121,8 @@ async function killDuringBulk(env: Record<string, string>) {
   }
 }
 
+const hasPostgres = needTool(tools.postgresServer, "the kill -9 test on PostgreSQL");
+
 describe("kill -9 of the server during a bulk issue", () => {
   const dirs: string[] = [];
   const tempDir = () => {
@@ -134,7 +137,7 @@ describe("kill -9 of the server during a bulk issue", () => {
   }, 300_000);
 
   // A PostgreSQL cluster of the test's own, so that the database outlives the killed server.
-  describe.skipIf(!postgresBinDir())("on PostgreSQL", () => {
+  describe.skipIf(!hasPostgres)("on PostgreSQL", () => {
     let postgres: PrivatePostgres | undefined;
     afterAll(async () => postgres?.destroy());
 

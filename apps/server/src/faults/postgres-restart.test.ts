@@ -3,11 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { TestClient } from "@licensing/api/testing";
+import { needTool, tools } from "@licensing/api/testing/tools";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseEnv } from "../env.ts";
 import { startServer, type RunningServer } from "../server.ts";
-import { postgresBinDir, startPrivatePostgres, type PrivatePostgres } from "../testing/private-postgres.ts";
+import { startPrivatePostgres, type PrivatePostgres } from "../testing/private-postgres.ts";
 
 interface Outcome {
   status: number;
@@ -25,7 +26,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // Stops and starts a PostgreSQL cluster of its own (never the machine's shared server), so it runs in both
 // CI passes; it needs the PostgreSQL binaries, which .ci/run installs.
-describe.skipIf(!postgresBinDir())("PostgreSQL restarted under load", () => {
+const postgresBin = needTool(tools.postgresServer, "the PostgreSQL restart test");
+
+describe.skipIf(!postgresBin)("PostgreSQL restarted under load", () => {
   let postgres: PrivatePostgres;
   let server: RunningServer;
   let operator: TestClient;

@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { TestClient } from "@licensing/api/testing";
+import { needTool, tools } from "@licensing/api/testing/tools";
 import { createManualClock, MINUTE } from "@licensing/core";
 import { createTestDatabase, type TestDatabase } from "@licensing/db/testing";
 import { pino } from "pino";
@@ -12,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseEnv } from "../env.ts";
 import { startServer, type RunningServer } from "../server.ts";
 
-const redisServer = "/usr/bin/redis-server";
+// Needs the redis-server program, which .ci/run installs.
+const redisServer = needTool(tools.redisServer, "the Redis outage test");
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function freePort() {
@@ -26,7 +28,7 @@ async function freePort() {
 /** A Redis of this test's own (never the shared one), which it kills and starts again on the same port. */
 async function startRedis(port: number): Promise<ChildProcess> {
   const child = spawn(
-    redisServer,
+    redisServer!,
     ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
     { stdio: "ignore" },
   );
@@ -42,8 +44,7 @@ async function startRedis(port: number): Promise<ChildProcess> {
   throw new Error("redis-server did not start");
 }
 
-// Needs the redis-server binary, which .ci/run installs.
-describe.skipIf(!existsSync(redisServer))("Redis unavailable", () => {
+describe.skipIf(!redisServer)("Redis unavailable", () => {
   const clock = createManualClock(new Date());
   const logLines: string[] = [];
   const dataDir = mkdtempSync(join(tmpdir(), "licensing-redis-"));

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 // @ts-expect-error plain JavaScript (npm start runs it before anything is compiled); no declarations
-import { buildIfStale } from "../../../../scripts/build/build-if-stale.mjs";
+import { buildIfStale, buildIfStaleInChild } from "../../../../scripts/build/build-if-stale.mjs";
 
 const root = mkdtempSync(join(tmpdir(), "licensing-build-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -19,11 +19,12 @@ const step = {
   name: "concat",
   inputs: ["src", "config.json"],
   ignore: (file: string) => file.endsWith(".test.ts"),
-  output: "out/bundle.txt",
+  outputs: ["out/bundle.txt", "out/sizes.txt"],
   async build() {
     builds++;
     const sources = ["src/a.ts", "src/b.ts"].map((f) => readFileSync(join(root, f), "utf8"));
-    write(this.output, sources.join("\n"));
+    write("out/bundle.txt", sources.join("\n"));
+    write("out/sizes.txt", sources.map((s) => s.length).join("\n"));
   },
 };
 const run = (): Promise<string[]> => buildIfStale([step], { root, log: () => {} });
@@ -50,24 +51,39 @@ describe("buildIfStale", () => {
     write("src/a.test.ts", "test");
     expect(await run()).toEqual([]);
 
-    // A new source, a changed single-file input, a deleted output: each rebuilds.
+    // A new source, a changed single-file input, a deleted output, one of the outputs deleted: each rebuilds.
     write("src/c.ts", "export const c = 4;");
     expect(await run()).toEqual(["concat"]);
     write("config.json", '{"minify":true}');
     expect(await run()).toEqual(["concat"]);
     rmSync(join(root, "out"), { recursive: true });
     expect(await run()).toEqual(["concat"]);
-    expect(builds).toBe(5);
+    rmSync(join(root, "out/sizes.txt"));
+    expect(await run()).toEqual(["concat"]);
+    expect(builds).toBe(6);
   });
 
   it("does not record a build that failed, so the next start tries again", async () => {
     const failing = {
       ...step,
       name: "failing",
-      output: "out/never.txt",
+      outputs: ["out/never.txt"],
       build: () => Promise.reject(new Error("boom")),
     };
     await expect(buildIfStale([failing], { root, log: () => {} })).rejects.toThrow("boom");
     await expect(buildIfStale([failing], { root, log: () => {} })).rejects.toThrow("boom");
+  });
+
+  it("in a child process when asked (npm start), so the caller never holds the bundlers' memory", () => {
+    // scripts/build.mjs knows the real steps only: this one fails there, and is never built here.
+    const elsewhere = {
+      ...step,
+      name: "not-a-real-step",
+      outputs: ["out/none.txt"],
+      build: () => Promise.reject(new Error("built in the calling process")),
+    };
+    expect(() => buildIfStaleInChild([elsewhere], { stdio: "ignore" })).toThrow(
+      "build not-a-real-step failed",
+    );
   });
 });

@@ -1,9 +1,10 @@
 import { execFile } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chownSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { findPostgresBinDir } from "@licensing/api/testing/tools";
 
 const run = promisify(execFile);
 
@@ -23,16 +24,6 @@ export interface PrivatePostgres {
   destroy(): Promise<void>;
 }
 
-/** The newest installed PostgreSQL's bin folder, or null when none is installed. */
-export function postgresBinDir(): string | null {
-  const base = "/usr/lib/postgresql";
-  if (!existsSync(base)) return null;
-  const versions = readdirSync(base)
-    .filter((v) => existsSync(join(base, v, "bin", "initdb")))
-    .sort((a, b) => Number(a) - Number(b));
-  return versions.length ? join(base, versions.at(-1)!, "bin") : null;
-}
-
 async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -42,8 +33,8 @@ async function freePort(): Promise<number> {
 }
 
 export async function startPrivatePostgres(): Promise<PrivatePostgres> {
-  const bin = postgresBinDir();
-  if (!bin) throw new Error("no PostgreSQL installation under /usr/lib/postgresql");
+  const bin = findPostgresBinDir();
+  if (!bin) throw new Error("no PostgreSQL server programs: skip with needTool(tools.postgresServer, …)");
   const asRoot = userInfo().uid === 0;
   const dir = mkdtempSync(join(tmpdir(), "licensing-pg-"));
   const data = join(dir, "data");

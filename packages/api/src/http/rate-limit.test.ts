@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
 import { startTestApp } from "../testing/index.ts";
+import { needTool, tools } from "../testing/tools/index.ts";
 import { rateLimitKey } from "./rate-limit.ts";
 
 describe("rate-limit keys", () => {
@@ -20,9 +21,9 @@ describe("rate-limit keys", () => {
   });
 });
 
-const redisUrl = process.env.TEST_REDIS_URL;
-
 // Needs a Redis server: .ci/run starts one and sets TEST_REDIS_URL.
+const redisUrl = needTool(tools.redis, "the test of rate limits shared through Redis");
+
 describe.skipIf(!redisUrl)("rate limits shared through Redis", () => {
   it("counts the requests of two instances together", async () => {
     const redis = new Redis(redisUrl!);

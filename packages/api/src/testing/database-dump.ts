@@ -1,21 +1,30 @@
 import { spawnSync } from "node:child_process";
 import { sql } from "drizzle-orm";
 import type { TestDatabase } from "@licensing/db/testing";
+import { needTool, tools } from "./tools/index.ts";
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 /**
  * The whole content of the test database as text, as someone holding a backup would see it: `pg_dump
- * --data-only` on PostgreSQL when the tool is installed, otherwise every row of every table as text
- * (PGlite, or no pg_dump).
+ * --data-only` on PostgreSQL, otherwise every row of every table as text (PGlite; or PostgreSQL without
+ * pg_dump, which says so in a line, and fails under REQUIRE_TOOLS=1).
  */
 export async function dumpDatabase(database: TestDatabase): Promise<string> {
-  if (database.url) {
-    const dumped = spawnSync("pg_dump", ["--data-only", `--dbname=${database.url}`], {
+  const pgDump = database.url
+    ? needTool(
+        tools.pgDump,
+        "the dump through pg_dump in the secrets-at-rest test (the rows are read through SQL instead)",
+      )
+    : null;
+  if (pgDump) {
+    const dumped = spawnSync(pgDump, ["--data-only", `--dbname=${database.url}`], {
       encoding: "utf8",
       maxBuffer: 512 * 1024 * 1024,
     });
-    if (!dumped.error && dumped.status === 0) return dumped.stdout;
+    if (dumped.error || dumped.status !== 0)
+      throw new Error(`pg_dump failed: ${dumped.error?.message ?? dumped.stderr}`);
+    return dumped.stdout;
   }
   const tables = rowsOf<{ schema: string; name: string }>(
     await database.db.execute(sql`select schemaname as schema, tablename as name from pg_tables
