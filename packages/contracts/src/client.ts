@@ -33,7 +33,7 @@ export type ActivateRequest = z.infer<typeof ActivateRequest>;
 
 export const ActivateResponse = z
   .object({
-    activationId: Uuid,
+    activationId: Uuid.meta({ examples: [example.activationId] }),
     heartbeatToken: z.string().meta({ description: "Signed offline marker", examples: [example.marker] }),
     heartbeatIntervalSeconds: z
       .int()
@@ -48,7 +48,7 @@ export const ActivateResponse = z
 export type ActivateResponse = z.infer<typeof ActivateResponse>;
 
 export const ActivationRequest = z
-  .object({ licenseKey: LicenseKey, activationId: Uuid })
+  .object({ licenseKey: LicenseKey, activationId: Uuid.meta({ examples: [example.activationId] }) })
   .meta({ id: "ActivationRequest", description: "Body of heartbeat and deactivate" });
 export type ActivationRequest = z.infer<typeof ActivationRequest>;
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { example } from "./examples.ts";
 
-export const Uuid = z.uuid();
+export const Uuid = z.uuid().meta({ examples: [example.id] });
 export const Timestamp = z.iso
   .datetime({ offset: true })
   .meta({ description: "ISO 8601 timestamp", examples: [example.timestamp] });

@@ -4,6 +4,13 @@
  * EDITOR template. A test validates every example of the OpenAPI document against its schema.
  */
 export const example = {
+  /** Any id where the story names none. */
+  id: "9b2f4a1e-0c3d-4e5f-8a6b-7c8d9e0f1a2b",
+  companyId: "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+  templateId: "0f8fad5b-d9cb-469f-a165-70867728950e",
+  /** The license and activation of the golden vectors. */
+  licenseId: "3f1d2c4b-6a7e-4f80-9b1c-2d3e4f5a6b7c",
+  activationId: "b5e0c1d2-3e4f-4a5b-8c6d-7e8f9a0b1c2d",
   licenseKey: "SVC-5CYM9-8QQMG-K0KAV-9MS6K-3SD8D",
   /** The license token of vectors/token.json (JWS compact, EdDSA). */
   token:

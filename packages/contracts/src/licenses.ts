@@ -39,10 +39,14 @@ const PublicKeyHex = z
   .string()
   .meta({ description: "Hex of the raw Ed25519 public key", examples: [example.publicKeyHex] });
 
+const CompanyId = Uuid.meta({ examples: [example.companyId] });
+const TemplateId = Uuid.meta({ examples: [example.templateId] });
+const LicenseId = Uuid.meta({ examples: [example.licenseId] });
+
 export const IssueLicenseRequest = z
   .object({
-    companyId: Uuid,
-    templateId: Uuid,
+    companyId: CompanyId,
+    templateId: TemplateId,
     config: ConfigJson.nullish().meta({ description: "Absent means {}" }),
     expiresAt: Timestamp.nullish().meta({
       description: "null: now + the template's defaultValidityDays (trial: the trial length)",
@@ -52,7 +56,10 @@ export const IssueLicenseRequest = z
       .nullish()
       .meta({ description: "Clamped to 1..max; absent: the template's default", examples: [7] }),
     isTrial: z.boolean().default(false),
-    hwBinding: HwBinding.nullish().meta({ description: "Absent: fixed with a fingerprint, none without" }),
+    hwBinding: HwBinding.nullish().meta({
+      description: "Absent: fixed with a fingerprint, none without",
+      examples: ["fixed"],
+    }),
     hwFingerprint: Fingerprint.nullish(),
   })
   .meta({ id: "IssueLicenseRequest" });
@@ -60,9 +67,9 @@ export type IssueLicenseRequest = z.infer<typeof IssueLicenseRequest>;
 
 export const BulkIssueRequest = z
   .object({
-    templateId: Uuid,
+    templateId: TemplateId,
     items: z
-      .array(z.object({ companyId: Uuid, config: ItemConfigJson.nullish() }))
+      .array(z.object({ companyId: CompanyId, config: ItemConfigJson.nullish() }))
       .meta({ description: `1..${BULK_MAX_ITEMS} items` }),
     config: ConfigJson.nullish().meta({ description: "Used by items without their own config" }),
     expiresAt: Timestamp.nullish(),
@@ -76,7 +83,7 @@ export type BulkIssueRequest = z.infer<typeof BulkIssueRequest>;
 
 export const LicenseIssueResponse = z
   .object({
-    id: Uuid,
+    id: LicenseId,
     licenseKey: LicenseKey,
     token: Token,
     publicKey: PublicKeyHex,
@@ -87,7 +94,7 @@ export type LicenseIssueResponse = z.infer<typeof LicenseIssueResponse>;
 export const BulkIssueResult = z
   .object({
     companyId: z.string().meta({ examples: ["7c9e6679-7425-40de-944b-e07fc1f90ae7"] }),
-    licenseId: Uuid.nullable(),
+    licenseId: LicenseId.nullable(),
     licenseKey: LicenseKey.nullable(),
     errorCode: z
       .string()
@@ -111,10 +118,10 @@ export type BulkIssueResponse = z.infer<typeof BulkIssueResponse>;
 
 export const LicenseResponse = z
   .object({
-    id: Uuid,
+    id: LicenseId,
     licenseKey: LicenseKey,
-    companyId: Uuid,
-    templateId: Uuid,
+    companyId: CompanyId,
+    templateId: TemplateId,
     status: LicenseStatus,
     config: z.string().meta({ description: "JSON object as a string", examples: [example.config] }),
     offlineDays: z.int().meta({ examples: [7] }),
@@ -129,7 +136,7 @@ export const LicenseResponse = z
       .nullable()
       .meta({ examples: [null] }),
     isTrial: z.boolean(),
-    hwBinding: HwBinding,
+    hwBinding: HwBinding.meta({ examples: ["fixed"] }),
     hwFingerprint: z
       .string()
       .nullable()
@@ -180,9 +187,9 @@ export type RebindLicenseRequest = z.infer<typeof RebindLicenseRequest>;
 
 export const LicenseTransferResponse = z
   .object({
-    licenseId: Uuid,
+    licenseId: LicenseId,
     licenseKey: LicenseKey,
-    companyId: Uuid,
+    companyId: CompanyId,
     currentVersion: z.int().meta({ examples: [2] }),
     token: Token,
     publicKey: PublicKeyHex,

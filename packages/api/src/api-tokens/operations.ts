@@ -31,7 +31,7 @@ export const apiTokenOperations = {
     path: base,
     summary: "Create a personal access token",
     description:
-      "Creates a personal access token `svc_pat_\u2026` for a company, for scripts and integrations (`Authorization: Bearer \u2026`). The secret is in this answer only. A token made with a token expires no later than it. Needs Admin on the company; recorded in the audit log.",
+      "Creates a personal access token `svc_pat_…` for scripts and integrations (`Authorization: Bearer …`); it acts as an Admin of the company and the companies below it. The secret is in this answer only. A token made with a token expires no later than it. Needs Admin on the company; recorded in the audit log.",
     tags,
     auth: "authenticated",
     body: CreateApiTokenRequest,

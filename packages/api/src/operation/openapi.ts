@@ -209,7 +209,7 @@ const securitySchemes = {
     type: "http",
     scheme: "bearer",
     description:
-      "A personal access token `svc_pat_…` (`POST /panel/api-tokens`), acting with its company and role; it cannot call the operations that need a session.",
+      "A personal access token `svc_pat_…` (`POST /panel/api-tokens`), acting as an Admin of its company and the companies below it; it cannot call the operations that need a session.",
   },
   clientTimestamp: {
     type: "apiKey",

@@ -43,7 +43,7 @@ export const webhookOperations = {
     path: base,
     summary: "Create a webhook endpoint",
     description:
-      "Registers an endpoint: an http(s) URL (refused when it resolves to a private address, unless the server allows them), a secret of at least 16 characters (stored encrypted, never returned) and the event types it receives. Each delivery is signed with the secret (`X-Service-Signature: sha256=\u2026` and Standard Webhooks `webhook-signature`) and retried with backoff until it succeeds. Operators only; recorded in the audit log.",
+      "Registers an endpoint: an http(s) URL (refused when it resolves to a private address, unless the server allows them), a secret of at least 16 characters (stored encrypted, never returned) and the event types it receives. Each delivery is signed with the secret (`X-Service-Signature: sha256=…` and Standard Webhooks `webhook-signature`) and retried with backoff until it succeeds. Operators only; recorded in the audit log.",
     tags,
     auth: "authenticated",
     body: CreateWebhookRequest,
