@@ -9,7 +9,7 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
   test: {
-    include: ["{apps,packages}/*/src/**/*.test.ts", "apps/admin/e2e/**/*.test.ts"],
+    include: ["{apps,packages}/*/src/**/*.test.ts", "apps/admin/e2e/**/*.test.ts", "scripts/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",

@@ -20,12 +20,13 @@ export const ActivateRequest = z
       .max(256)
       .optional()
       .meta({ description: "Identifies the machine (the SDK derives it)", examples: [example.fingerprint] }),
+    // null is "no name", as older SDKs send it when the host has none.
     machineName: z
       .string()
       .trim()
       .min(1)
       .max(200)
-      .optional()
+      .nullish()
       .meta({ examples: [example.machineName] }),
   })
   .meta({ id: "ActivateRequest" });

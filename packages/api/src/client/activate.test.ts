@@ -98,6 +98,19 @@ describe("POST /client/activate", () => {
     });
   });
 
+  it("takes no machine name, or null for none (as SDKs send it when the host has no name)", async () => {
+    const license = await suite.issue();
+    const absent = await activate({ licenseKey: license.licenseKey, hwFingerprint: "no-name-1" });
+    const none = await activate({
+      licenseKey: license.licenseKey,
+      hwFingerprint: "no-name-2",
+      machineName: null,
+    });
+    expect([absent.status, none.status]).toEqual([200, 200]);
+    const machines = (await suite.operator.api.activations.list({ params: { id: license.id } })).body;
+    expect(machines.map((m) => m.machineName)).toEqual([null, null]);
+  });
+
   it("accepts a license key typed in lower case or with look-alike letters", async () => {
     const license = await suite.issue();
     const typed = license.licenseKey.toLowerCase().replace(/0/g, "o");

@@ -62,8 +62,7 @@ describe("GET /api/v1/openapi.json", () => {
       info: { ...(document as unknown as { info: object }).info, version: "snapshot" },
       servers: [{ url: "http://localhost:3000/api/v1" }],
     };
-    // UPDATE: `npx vitest run packages/api/src/operation/openapi.test.ts -u` rewrites it after a deliberate change
-    // (the flag after the path: `-u` takes an optional value, and before it would swallow the path).
+    // UPDATE: `npx vitest run packages/api/src/operation/openapi.test.ts -u` rewrites it after a deliberate change.
     await expect(`${JSON.stringify(normalised, null, 2)}\n`).toMatchFileSnapshot(
       "../operation/openapi.snapshot.json",
     );

@@ -51,8 +51,13 @@ export class ServerApi {
     this.base = options.serverUrl.replace(/\/+$/, "");
   }
 
-  activate(body: { hwFingerprint: string; machineName: string | null }) {
-    return this.call("activate", false, { licenseKey: this.options.licenseKey, ...body }, (value) => {
+  activate({ hwFingerprint, machineName }: { hwFingerprint: string; machineName: string | null }) {
+    const body = {
+      licenseKey: this.options.licenseKey,
+      hwFingerprint,
+      ...(machineName ? { machineName } : {}),
+    };
+    return this.call("activate", false, body, (value) => {
       const v = value as Partial<ActivateResponse> | null;
       return typeof v?.activationId === "string" &&
         typeof v.heartbeatToken === "string" &&
