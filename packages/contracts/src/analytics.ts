@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Timestamp, Uuid } from "./common.ts";
+import { example } from "./examples.ts";
 
 /** Spec §8: the usage window. */
 export const USAGE_WINDOW_DAYS = { default: 30, max: 366 } as const;
@@ -49,10 +50,25 @@ export const DistributionQuery = z.object({
 export type DistributionQuery = z.infer<typeof DistributionQuery>;
 
 export const TemplateCount = z
-  .object({ templateId: Uuid, productCode: z.string(), templateName: z.string(), count: z.int().min(0) })
+  .object({
+    templateId: Uuid,
+    productCode: z.string().meta({ examples: [example.productCode] }),
+    templateName: z.string().meta({ examples: [example.templateName] }),
+    count: z
+      .int()
+      .min(0)
+      .meta({ examples: [42] }),
+  })
   .meta({ id: "TemplateCount" });
 export const CompanyCount = z
-  .object({ companyId: Uuid, companyName: z.string(), count: z.int().min(0) })
+  .object({
+    companyId: Uuid,
+    companyName: z.string().meta({ examples: [example.companyName] }),
+    count: z
+      .int()
+      .min(0)
+      .meta({ examples: [17] }),
+  })
   .meta({ id: "CompanyCount" });
 
 export const DistributionResponse = z

@@ -1,15 +1,28 @@
 import { z } from "zod";
 import { Timestamp, Uuid } from "./common.ts";
+import { example } from "./examples.ts";
 
 export const AuditLogResponse = z
   .object({
     id: Uuid,
-    action: z.string().meta({ example: "company.created" }),
-    actorEmail: z.string().nullable(),
-    entityType: z.string(),
-    entityId: z.string().nullable(),
-    meta: z.string().meta({ description: "JSON object as a string; never holds secrets" }),
-    ipAddress: z.string().nullable(),
+    action: z.string().meta({ examples: ["license.revoked"] }),
+    actorEmail: z
+      .string()
+      .nullable()
+      .meta({ examples: [example.email] }),
+    entityType: z.string().meta({ examples: ["license"] }),
+    entityId: z
+      .string()
+      .nullable()
+      .meta({ examples: ["3f1d2c4b-6a7e-4f80-9b1c-2d3e4f5a6b7c"] }),
+    meta: z.string().meta({
+      description: "JSON object as a string; never holds secrets",
+      examples: [`{"licenseKey":"${example.licenseKey}","reason":"${example.reason}"}`],
+    }),
+    ipAddress: z
+      .string()
+      .nullable()
+      .meta({ examples: ["203.0.113.7"] }),
     occurredAt: Timestamp,
   })
   .meta({ id: "AuditLogResponse" });

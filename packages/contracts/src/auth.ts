@@ -1,20 +1,38 @@
 import { z } from "zod";
 import { CompanyRole, DisplayName, Email, Password, Timestamp, UserStatus, Uuid } from "./common.ts";
+import { example } from "./examples.ts";
 
-const Secret = z.string().min(1).max(512);
-const OtpCode = z.string().trim().min(1).max(64);
+const Secret = z
+  .string()
+  .min(1)
+  .max(512)
+  .meta({ examples: [example.oneTimeToken] });
+const OtpCode = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .meta({ description: "A current TOTP code, or a recovery code", examples: [example.totpCode] });
+const EmailOut = z.string().meta({ examples: [example.email] });
+const DisplayNameOut = z
+  .string()
+  .nullable()
+  .meta({ examples: [example.displayName] });
 
 export const LoginRequest = z.object({ email: Email, password: Password }).meta({ id: "LoginRequest" });
 
 export const AuthUserResponse = z
-  .object({ id: Uuid, email: z.string(), displayName: z.string().nullable(), isOperator: z.boolean() })
+  .object({ id: Uuid, email: EmailOut, displayName: DisplayNameOut, isOperator: z.boolean() })
   .meta({ id: "AuthUserResponse" });
 export type AuthUserResponse = z.infer<typeof AuthUserResponse>;
 
 export const LoginResponse = z
   .object({
     twoFactorRequired: z.boolean(),
-    ticket: z.string().nullable(),
+    ticket: z
+      .string()
+      .nullable()
+      .meta({ description: "For POST /panel/auth/login/2fa when twoFactorRequired", examples: [null] }),
     user: AuthUserResponse.nullable(),
   })
   .meta({ id: "LoginResponse" });
@@ -27,8 +45,8 @@ export const TwoFactorLoginRequest = z
 export const MeResponse = z
   .object({
     id: Uuid,
-    email: z.string(),
-    displayName: z.string().nullable(),
+    email: EmailOut,
+    displayName: DisplayNameOut,
     isOperator: z.boolean(),
     totpEnabled: z.boolean(),
     companyId: Uuid.nullable(),
@@ -39,8 +57,11 @@ export type MeResponse = z.infer<typeof MeResponse>;
 
 export const InvitePreviewResponse = z
   .object({
-    email: z.string(),
-    companyName: z.string().nullable().meta({ description: "null for an operator invitation" }),
+    email: EmailOut,
+    companyName: z
+      .string()
+      .nullable()
+      .meta({ description: "null for an operator invitation", examples: [example.companyName] }),
     role: z.enum(["owner", "admin", "viewer", "operator"]),
     expiresAt: Timestamp,
   })
@@ -60,7 +81,14 @@ export const ChangePasswordRequest = z
   .meta({ id: "ChangePasswordRequest" });
 
 export const TotpEnrollResponse = z
-  .object({ secret: z.string().meta({ description: "base32" }), otpauthUri: z.string() })
+  .object({
+    secret: z.string().meta({ description: "base32", examples: ["JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"] }),
+    otpauthUri: z.string().meta({
+      examples: [
+        "otpauth://totp/Licensing%20Service:dana%40example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Licensing%20Service",
+      ],
+    }),
+  })
   .meta({ id: "TotpEnrollResponse" });
 /** Optional re-authentication for turning 2FA on: needed once the session is 10 minutes old. */
 const ConfirmingPassword = Password.optional().meta({
@@ -75,7 +103,9 @@ export const TotpEnableRequest = z
   .object({ code: OtpCode, password: ConfirmingPassword })
   .meta({ id: "TotpEnableRequest" });
 export const TotpEnableResponse = z
-  .object({ recoveryCodes: z.array(z.string()) })
+  .object({
+    recoveryCodes: z.array(z.string()).meta({ examples: [["3f9a2c1e-7b4d8e60", "a0c5e9b1-d7a3f8c2"]] }),
+  })
   .meta({ id: "TotpEnableResponse", description: "Shown once; each code works once." });
 export const TotpDisableRequest = z
   .object({ password: Password, code: OtpCode })
@@ -84,8 +114,8 @@ export const TotpDisableRequest = z
 export const OperatorUserResponse = z
   .object({
     id: Uuid,
-    email: z.string(),
-    displayName: z.string().nullable(),
+    email: EmailOut,
+    displayName: DisplayNameOut,
     status: UserStatus,
     totpEnabled: z.boolean(),
     lastLoginAt: Timestamp.nullable(),

@@ -1,39 +1,71 @@
 import { z } from "zod";
 import { Timestamp, Uuid } from "./common.ts";
+import { example } from "./examples.ts";
 
 /** A license key as the client sends it; unknown keys are a 404, so only the size is checked here. */
-const LicenseKey = z.string().trim().min(1).max(64);
+const LicenseKey = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .meta({ examples: [example.licenseKey] });
 
 export const ActivateRequest = z
   .object({
     licenseKey: LicenseKey,
-    hwFingerprint: z.string().trim().min(1).max(256).optional(),
+    hwFingerprint: z
+      .string()
+      .trim()
+      .min(1)
+      .max(256)
+      .optional()
+      .meta({ description: "Identifies the machine (the SDK derives it)", examples: [example.fingerprint] }),
     // null is "no name", as older SDKs send it when the host has none.
-    machineName: z.string().trim().min(1).max(200).nullish(),
+    machineName: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .nullish()
+      .meta({ examples: [example.machineName] }),
   })
   .meta({ id: "ActivateRequest" });
 export type ActivateRequest = z.infer<typeof ActivateRequest>;
 
 export const ActivateResponse = z
   .object({
-    activationId: Uuid,
-    heartbeatToken: z.string().meta({ description: "Signed offline marker" }),
-    heartbeatIntervalSeconds: z.int().positive(),
-    maxOfflineDays: z.int().positive(),
+    activationId: Uuid.meta({ examples: [example.activationId] }),
+    heartbeatToken: z.string().meta({ description: "Signed offline marker", examples: [example.marker] }),
+    heartbeatIntervalSeconds: z
+      .int()
+      .positive()
+      .meta({ examples: [900] }),
+    maxOfflineDays: z
+      .int()
+      .positive()
+      .meta({ examples: [7] }),
   })
   .meta({ id: "ActivateResponse" });
 export type ActivateResponse = z.infer<typeof ActivateResponse>;
 
 export const ActivationRequest = z
-  .object({ licenseKey: LicenseKey, activationId: Uuid })
+  .object({ licenseKey: LicenseKey, activationId: Uuid.meta({ examples: [example.activationId] }) })
   .meta({ id: "ActivationRequest", description: "Body of heartbeat and deactivate" });
 export type ActivationRequest = z.infer<typeof ActivationRequest>;
 
-export const HeartbeatResponse = z.object({ heartbeatToken: z.string() }).meta({ id: "HeartbeatResponse" });
+export const HeartbeatResponse = z
+  .object({
+    heartbeatToken: z.string().meta({ description: "Signed offline marker", examples: [example.marker] }),
+  })
+  .meta({ id: "HeartbeatResponse" });
 export type HeartbeatResponse = z.infer<typeof HeartbeatResponse>;
 
 export const ClientPublicKeyResponse = z
-  .object({ publicKey: z.string().meta({ description: "hex of the raw Ed25519 public key" }) })
+  .object({
+    publicKey: z
+      .string()
+      .meta({ description: "hex of the raw Ed25519 public key", examples: [example.publicKeyHex] }),
+  })
   .meta({ id: "ClientPublicKeyResponse" });
 
 export const LicenseKeyParams = z.object({ licenseKey: LicenseKey });
@@ -43,8 +75,14 @@ export const ActivationStatus = z.enum(["active", "deactivated"]);
 export const ActivationResponse = z
   .object({
     id: Uuid,
-    hwFingerprint: z.string().nullable(),
-    machineName: z.string().nullable(),
+    hwFingerprint: z
+      .string()
+      .nullable()
+      .meta({ examples: [example.fingerprint] }),
+    machineName: z
+      .string()
+      .nullable()
+      .meta({ examples: [example.machineName] }),
     status: ActivationStatus,
     activatedAt: Timestamp,
     lastHeartbeatAt: Timestamp.nullable(),

@@ -1,14 +1,26 @@
 import { z } from "zod";
+import { example } from "./examples.ts";
 
-export const Uuid = z.uuid();
-export const Timestamp = z.iso.datetime({ offset: true }).meta({ description: "ISO 8601 timestamp" });
+export const Uuid = z.uuid().meta({ examples: [example.id] });
+export const Timestamp = z.iso
+  .datetime({ offset: true })
+  .meta({ description: "ISO 8601 timestamp", examples: [example.timestamp] });
 export const Email = z
   .email()
   .max(254)
   .transform((v) => v.toLowerCase());
 /** Passwords are checked for length by the use-case, so the message can carry the spec's code. */
-export const Password = z.string().min(1).max(256);
-export const DisplayName = z.string().trim().min(1).max(200);
+export const Password = z
+  .string()
+  .min(1)
+  .max(256)
+  .meta({ examples: [example.password] });
+export const DisplayName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .meta({ examples: [example.displayName] });
 export const CompanyRole = z.enum(["owner", "admin", "viewer"]);
 export type CompanyRole = z.infer<typeof CompanyRole>;
 export const UserStatus = z.enum(["pending", "active", "revoked"]);

@@ -115,9 +115,13 @@ export type ErrorCode = keyof typeof errorCatalogue;
 
 export const ErrorResponse = z
   .object({
-    code: z.string().meta({ example: "auth.invalid_credentials" }),
-    message: z.string(),
-    status: z.int(),
+    code: z
+      .string()
+      .meta({ description: "Stable; what a program branches on", examples: ["license.not_found"] }),
+    message: z
+      .string()
+      .meta({ description: "For people; may change", examples: ["No license with this key"] }),
+    status: z.int().meta({ description: "The HTTP status again", examples: [404] }),
   })
   .meta({ id: "ErrorResponse", description: "Every error of both contours has this body." });
 export type ErrorResponse = z.infer<typeof ErrorResponse>;

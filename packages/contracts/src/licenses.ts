@@ -2,6 +2,7 @@ import { z } from "zod";
 import { MAX_JSON_DEPTH, Timestamp, Uuid } from "./common.ts";
 import { MAX_CONFIG_JSON_LENGTH } from "./templates.ts";
 import { HwBinding } from "./license-token.ts";
+import { example } from "./examples.ts";
 
 /** A license's status on the server (spec §3), as stored and as the panel shows it. */
 export const LICENSE_STATUSES = ["Active", "Suspended", "Revoked", "Expired"] as const;
@@ -12,26 +13,53 @@ export const BULK_MAX_ITEMS = 200;
 export const LICENSE_PAGE_SIZE = { default: 50, max: 200 } as const;
 
 const configDescription = `JSON object with features (string array) and limits (object); at most ${MAX_CONFIG_JSON_LENGTH} characters, nested at most ${MAX_JSON_DEPTH} levels`;
-const ConfigJson = z.string().max(MAX_CONFIG_JSON_LENGTH).meta({
-  description: configDescription,
-  example: '{"features":["export"],"limits":{"maxSeats":3}}',
-});
+const ConfigJson = z
+  .string()
+  .max(MAX_CONFIG_JSON_LENGTH)
+  .meta({
+    description: configDescription,
+    examples: [example.config],
+  });
 /** A bulk item's config: its length is checked with the item, so a bad one fails only its own row. */
 const ItemConfigJson = z.string().meta({ description: configDescription });
-const Fingerprint = z.string().trim().min(1).max(256);
-const Reason = z.string().trim().max(1000);
+const Fingerprint = z
+  .string()
+  .trim()
+  .min(1)
+  .max(256)
+  .meta({ examples: [example.fingerprint] });
+const Reason = z
+  .string()
+  .trim()
+  .max(1000)
+  .meta({ examples: [example.reason] });
+const LicenseKey = z.string().meta({ examples: [example.licenseKey] });
+const Token = z.string().meta({ description: "JWS compact, EdDSA", examples: [example.token] });
+const PublicKeyHex = z
+  .string()
+  .meta({ description: "Hex of the raw Ed25519 public key", examples: [example.publicKeyHex] });
+
+const CompanyId = Uuid.meta({ examples: [example.companyId] });
+const TemplateId = Uuid.meta({ examples: [example.templateId] });
+const LicenseId = Uuid.meta({ examples: [example.licenseId] });
 
 export const IssueLicenseRequest = z
   .object({
-    companyId: Uuid,
-    templateId: Uuid,
+    companyId: CompanyId,
+    templateId: TemplateId,
     config: ConfigJson.nullish().meta({ description: "Absent means {}" }),
     expiresAt: Timestamp.nullish().meta({
       description: "null: now + the template's defaultValidityDays (trial: the trial length)",
     }),
-    offlineDays: z.int().nullish().meta({ description: "Clamped to 1..max; absent: the template's default" }),
+    offlineDays: z
+      .int()
+      .nullish()
+      .meta({ description: "Clamped to 1..max; absent: the template's default", examples: [7] }),
     isTrial: z.boolean().default(false),
-    hwBinding: HwBinding.nullish().meta({ description: "Absent: fixed with a fingerprint, none without" }),
+    hwBinding: HwBinding.nullish().meta({
+      description: "Absent: fixed with a fingerprint, none without",
+      examples: ["fixed"],
+    }),
     hwFingerprint: Fingerprint.nullish(),
   })
   .meta({ id: "IssueLicenseRequest" });
@@ -39,9 +67,9 @@ export type IssueLicenseRequest = z.infer<typeof IssueLicenseRequest>;
 
 export const BulkIssueRequest = z
   .object({
-    templateId: Uuid,
+    templateId: TemplateId,
     items: z
-      .array(z.object({ companyId: Uuid, config: ItemConfigJson.nullish() }))
+      .array(z.object({ companyId: CompanyId, config: ItemConfigJson.nullish() }))
       .meta({ description: `1..${BULK_MAX_ITEMS} items` }),
     config: ConfigJson.nullish().meta({ description: "Used by items without their own config" }),
     expiresAt: Timestamp.nullish(),
@@ -55,28 +83,34 @@ export type BulkIssueRequest = z.infer<typeof BulkIssueRequest>;
 
 export const LicenseIssueResponse = z
   .object({
-    id: Uuid,
-    licenseKey: z.string(),
-    token: z.string().meta({ description: "JWS compact, EdDSA" }),
-    publicKey: z.string().meta({ description: "Hex of the raw Ed25519 public key" }),
+    id: LicenseId,
+    licenseKey: LicenseKey,
+    token: Token,
+    publicKey: PublicKeyHex,
   })
   .meta({ id: "LicenseIssueResponse" });
 export type LicenseIssueResponse = z.infer<typeof LicenseIssueResponse>;
 
 export const BulkIssueResult = z
   .object({
-    companyId: z.string(),
-    licenseId: Uuid.nullable(),
-    licenseKey: z.string().nullable(),
-    errorCode: z.string().nullable(),
-    errorMessage: z.string().nullable(),
+    companyId: z.string().meta({ examples: ["7c9e6679-7425-40de-944b-e07fc1f90ae7"] }),
+    licenseId: LicenseId.nullable(),
+    licenseKey: LicenseKey.nullable(),
+    errorCode: z
+      .string()
+      .nullable()
+      .meta({ examples: [null] }),
+    errorMessage: z
+      .string()
+      .nullable()
+      .meta({ examples: [null] }),
   })
   .meta({ id: "BulkIssueResult" });
 export const BulkIssueResponse = z
   .object({
-    requested: z.int(),
-    succeeded: z.int(),
-    failed: z.int(),
+    requested: z.int().meta({ examples: [2] }),
+    succeeded: z.int().meta({ examples: [2] }),
+    failed: z.int().meta({ examples: [0] }),
     results: z.array(BulkIssueResult),
   })
   .meta({ id: "BulkIssueResponse" });
@@ -84,23 +118,29 @@ export type BulkIssueResponse = z.infer<typeof BulkIssueResponse>;
 
 export const LicenseResponse = z
   .object({
-    id: Uuid,
-    licenseKey: z.string(),
-    companyId: Uuid,
-    templateId: Uuid,
+    id: LicenseId,
+    licenseKey: LicenseKey,
+    companyId: CompanyId,
+    templateId: TemplateId,
     status: LicenseStatus,
-    config: z.string(),
-    offlineDays: z.int(),
-    currentVersion: z.int(),
+    config: z.string().meta({ description: "JSON object as a string", examples: [example.config] }),
+    offlineDays: z.int().meta({ examples: [7] }),
+    currentVersion: z.int().meta({ examples: [1] }),
     expiresAt: Timestamp,
     issuedAt: Timestamp,
     activatedAt: Timestamp.nullable(),
     lastHeartbeatAt: Timestamp.nullable(),
     revokedAt: Timestamp.nullable(),
-    revocationReason: z.string().nullable(),
+    revocationReason: z
+      .string()
+      .nullable()
+      .meta({ examples: [null] }),
     isTrial: z.boolean(),
-    hwBinding: HwBinding,
-    hwFingerprint: z.string().nullable(),
+    hwBinding: HwBinding.meta({ examples: ["fixed"] }),
+    hwFingerprint: z
+      .string()
+      .nullable()
+      .meta({ examples: [example.fingerprint] }),
   })
   .meta({ id: "LicenseResponse" });
 export type LicenseResponse = z.infer<typeof LicenseResponse>;
@@ -112,13 +152,16 @@ export const LicenseSearchQuery = z.object({
     .string()
     .max(50)
     .optional()
-    .meta({ description: `${LICENSE_STATUSES.slice(0, -1).join(", ")} or ${LICENSE_STATUSES.at(-1)}` }),
+    .meta({
+      description: `${LICENSE_STATUSES.slice(0, -1).join(", ")} or ${LICENSE_STATUSES.at(-1)}`,
+      examples: ["Active"],
+    }),
   search: z
     .string()
     .trim()
     .max(200)
     .optional()
-    .meta({ description: "License key (or its prefix) or company name" }),
+    .meta({ description: "License key (or its prefix) or company name", examples: ["SVC-5CYM9"] }),
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(LICENSE_PAGE_SIZE.max).default(LICENSE_PAGE_SIZE.default),
 });
@@ -144,23 +187,23 @@ export type RebindLicenseRequest = z.infer<typeof RebindLicenseRequest>;
 
 export const LicenseTransferResponse = z
   .object({
-    licenseId: Uuid,
-    licenseKey: z.string(),
-    companyId: Uuid,
-    currentVersion: z.int(),
-    token: z.string(),
-    publicKey: z.string(),
-    deactivatedActivations: z.int(),
+    licenseId: LicenseId,
+    licenseKey: LicenseKey,
+    companyId: CompanyId,
+    currentVersion: z.int().meta({ examples: [2] }),
+    token: Token,
+    publicKey: PublicKeyHex,
+    deactivatedActivations: z.int().meta({ examples: [1] }),
   })
   .meta({ id: "LicenseTransferResponse" });
 export type LicenseTransferResponse = z.infer<typeof LicenseTransferResponse>;
 
 export const LicensePublicKeyResponse = z
-  .object({ publicKey: z.string() })
+  .object({ publicKey: PublicKeyHex })
   .meta({ id: "LicensePublicKeyResponse" });
 
 /** The body of a `.lic` file. */
 export const LicenseFile = z
-  .object({ licenseKey: z.string(), token: z.string(), publicKey: z.string() })
+  .object({ licenseKey: LicenseKey, token: Token, publicKey: PublicKeyHex })
   .meta({ id: "LicenseFile" });
 export type LicenseFile = z.infer<typeof LicenseFile>;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Timestamp, Uuid } from "./common.ts";
+import { example } from "./examples.ts";
 import { CompanyStatus } from "./companies.ts";
 import { LICENSE_PAGE_SIZE, LicenseStatus } from "./licenses.ts";
 
@@ -46,10 +47,13 @@ export type OperatorTenantQuery = z.infer<typeof OperatorTenantQuery>;
 export const OperatorTenantResponse = z
   .object({
     id: Uuid,
-    name: z.string(),
-    slug: z.string(),
+    name: z.string().meta({ examples: ["Acme"] }),
+    slug: z.string().meta({ examples: ["acme"] }),
     status: CompanyStatus,
-    contactEmail: z.string().nullable(),
+    contactEmail: z
+      .string()
+      .nullable()
+      .meta({ examples: ["licensing@acme.example"] }),
     descendantCount: count.meta({ description: "Every company below this root, at any depth" }),
     licenseCount: count.meta({ description: "Licenses of this root and every company below it" }),
     createdAt: Timestamp,
@@ -79,11 +83,11 @@ export type OperatorLicenseQuery = z.infer<typeof OperatorLicenseQuery>;
 export const OperatorLicenseResponse = z
   .object({
     id: Uuid,
-    licenseKey: z.string(),
+    licenseKey: z.string().meta({ examples: [example.licenseKey] }),
     companyId: Uuid,
-    companyName: z.string(),
+    companyName: z.string().meta({ examples: [example.companyName] }),
     templateId: Uuid,
-    productCode: z.string(),
+    productCode: z.string().meta({ examples: [example.productCode] }),
     status: LicenseStatus,
     isTrial: z.boolean(),
     issuedAt: Timestamp,

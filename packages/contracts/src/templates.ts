@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Timestamp, Uuid } from "./common.ts";
+import { example } from "./examples.ts";
 
 export const TemplateStatus = z.enum(["Active", "Archived"]);
 export type TemplateStatus = z.infer<typeof TemplateStatus>;
@@ -14,17 +15,30 @@ export const TEMPLATE_OFFLINE_DAYS = { min: 1, max: 30 } as const;
 /** Upper bound of configSchema and defaults, well inside the 1 MiB request limit. */
 export const MAX_CONFIG_JSON_LENGTH = 256 * 1024;
 
-const TemplateName = z.string().trim().min(1).max(200);
-const Description = z.string().trim().max(2000);
+const TemplateName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .meta({ examples: [example.templateName] });
+const Description = z
+  .string()
+  .trim()
+  .max(2000)
+  .meta({ examples: ["The desktop editor, per-seat licenses"] });
 const ProductCode = z
   .string()
   .trim()
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, {
     message: "1 to 64 characters from A-Z a-z 0-9 . _ -, starting with a letter or digit",
   })
-  .meta({ description: "Unique regardless of case", example: "PRO-DESKTOP" });
-const OfflineDays = z.int().meta({ description: "Clamped to 1..30" });
-const ValidityDays = z.int().min(1).max(36_500).meta({ description: "1..36500 days" });
+  .meta({ description: "Unique regardless of case", examples: [example.productCode] });
+const OfflineDays = z.int().meta({ description: "Clamped to 1..30", examples: [7] });
+const ValidityDays = z
+  .int()
+  .min(1)
+  .max(36_500)
+  .meta({ description: "1..36500 days", examples: [365] });
 
 export const CreateTemplateRequest = z
   .object({
@@ -53,11 +67,14 @@ export const TemplateListQuery = z.object({ status: TemplateStatus.optional() })
 export const LicenseTemplateResponse = z
   .object({
     id: Uuid,
-    name: z.string(),
-    productCode: z.string(),
-    description: z.string().nullable(),
-    defaultOfflineDays: z.int(),
-    defaultValidityDays: z.int(),
+    name: z.string().meta({ examples: [example.templateName] }),
+    productCode: z.string().meta({ examples: [example.productCode] }),
+    description: z
+      .string()
+      .nullable()
+      .meta({ examples: ["The desktop editor, per-seat licenses"] }),
+    defaultOfflineDays: z.int().meta({ examples: [7] }),
+    defaultValidityDays: z.int().meta({ examples: [365] }),
     status: TemplateStatus,
     currentVersionId: Uuid.nullable(),
     createdAt: Timestamp,
@@ -70,13 +87,21 @@ export const CreateTemplateVersionRequest = z
     configSchema: z
       .string()
       .max(MAX_CONFIG_JSON_LENGTH)
-      .meta({ description: "A JSON Schema (draft 2020-12) as a JSON string" }),
+      .meta({
+        description: "A JSON Schema (draft 2020-12) as a JSON string",
+        examples: [example.configSchema],
+      }),
     defaults: z
       .string()
       .max(MAX_CONFIG_JSON_LENGTH)
       .nullish()
-      .meta({ description: "A JSON object as a JSON string; absent means {}" }),
-    changelog: z.string().trim().max(10_000).nullish(),
+      .meta({ description: "A JSON object as a JSON string; absent means {}", examples: [example.defaults] }),
+    changelog: z
+      .string()
+      .trim()
+      .max(10_000)
+      .nullish()
+      .meta({ examples: ["Adds the sync feature"] }),
   })
   .meta({ id: "CreateTemplateVersionRequest" });
 export type CreateTemplateVersionRequest = z.infer<typeof CreateTemplateVersionRequest>;
@@ -85,11 +110,14 @@ export const TemplateVersionResponse = z
   .object({
     id: Uuid,
     templateId: Uuid,
-    version: z.int(),
-    configSchema: z.string(),
-    defaults: z.string(),
+    version: z.int().meta({ examples: [2] }),
+    configSchema: z.string().meta({ examples: [example.configSchema] }),
+    defaults: z.string().meta({ examples: [example.defaults] }),
     signingKeyId: Uuid,
-    changelog: z.string().nullable(),
+    changelog: z
+      .string()
+      .nullable()
+      .meta({ examples: ["Adds the sync feature"] }),
     createdAt: Timestamp,
   })
   .meta({ id: "TemplateVersionResponse" });
@@ -105,7 +133,7 @@ export const SigningKeyResponse = z
     publicKeyHex: z
       .string()
       .regex(/^[0-9a-f]{64}$/)
-      .meta({ description: "Hex of the raw 32-byte Ed25519 public key" }),
+      .meta({ description: "Hex of the raw 32-byte Ed25519 public key", examples: [example.publicKeyHex] }),
   })
   .meta({ id: "SigningKeyResponse" });
 export type SigningKeyResponse = z.infer<typeof SigningKeyResponse>;

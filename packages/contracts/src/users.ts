@@ -1,11 +1,15 @@
 import { z } from "zod";
 import { CompanyRole, DisplayName, Email, Timestamp, UserStatus, Uuid } from "./common.ts";
+import { example } from "./examples.ts";
 
 export const UserResponse = z
   .object({
     id: Uuid,
-    email: z.string(),
-    displayName: z.string().nullable(),
+    email: z.string().meta({ examples: [example.email] }),
+    displayName: z
+      .string()
+      .nullable()
+      .meta({ examples: [example.displayName] }),
     isOperator: z.boolean(),
     totpEnabled: z.boolean(),
     status: UserStatus,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { Timestamp, Uuid } from "./common.ts";
 import { EventType } from "./events.ts";
+import { example } from "./examples.ts";
 
 /** The event types an endpoint subscribes to: the catalogue of events.ts. */
 export const WebhookEventType = EventType;
@@ -12,8 +13,8 @@ export type WebhookDeliveryStatus = z.infer<typeof WebhookDeliveryStatus>;
 export const WebhookEndpointResponse = z
   .object({
     id: Uuid,
-    url: z.string(),
-    description: z.string(),
+    url: z.string().meta({ examples: [example.webhookUrl] }),
+    description: z.string().meta({ examples: ["CRM sync"] }),
     isActive: z.boolean(),
     events: z.array(WebhookEventType),
     lastDeliveryAt: Timestamp.nullable().meta({ description: "when a delivery was last attempted" }),
@@ -35,8 +36,11 @@ export const WebhookDeliveryResponse = z
     eventType: WebhookEventType,
     payload: WebhookEnvelope,
     status: WebhookDeliveryStatus,
-    attemptCount: z.int(),
-    responseStatusCode: z.int().nullable(),
+    attemptCount: z.int().meta({ examples: [1] }),
+    responseStatusCode: z
+      .int()
+      .nullable()
+      .meta({ examples: [200] }),
     responseBody: z.string().nullable().meta({ description: "the first 2000 characters" }),
     lastError: z.string().nullable(),
     nextAttemptAt: Timestamp.nullable(),
@@ -53,10 +57,23 @@ export const CreateWebhookRequest = z
     url: z
       .string()
       .max(2000)
-      .meta({ description: "absolute http(s) URI", example: "https://example.com/hooks" }),
-    secret: z.string().max(500).meta({ description: "at least 16 characters; never returned" }),
-    description: z.string().max(500).nullish(),
-    events: z.array(z.string()).max(50).meta({ description: "event types from GET /webhooks/event-types" }),
+      .meta({ description: "absolute http(s) URI", examples: [example.webhookUrl] }),
+    secret: z
+      .string()
+      .max(500)
+      .meta({ description: "at least 16 characters; never returned", examples: ["whsec-8Kq2Lx7Vn4Rt9Pz3"] }),
+    description: z
+      .string()
+      .max(500)
+      .nullish()
+      .meta({ examples: ["CRM sync"] }),
+    events: z
+      .array(z.string())
+      .max(50)
+      .meta({
+        description: "event types from GET /webhooks/event-types",
+        examples: [["license.issued", "license.revoked"]],
+      }),
   })
   .meta({ id: "CreateWebhookRequest" });
 export type CreateWebhookRequest = z.infer<typeof CreateWebhookRequest>;

@@ -16,7 +16,9 @@ export const activationOperations = {
   list: operation({
     method: "get",
     path: "/panel/licenses/{id}/activations",
-    summary: "Activations of a license (Viewer)",
+    summary: "Activations of a license",
+    description:
+      "A license's activations (its machines), live ones first, newest first. Needs Viewer on the license's company; it changes nothing.",
     tags,
     auth: "authenticated",
     params: IdParams,
@@ -27,7 +29,9 @@ export const activationOperations = {
   heartbeats: operation({
     method: "get",
     path: "/panel/licenses/{id}/heartbeats",
-    summary: "Latest heartbeats of a license (Viewer); limit 1..1000, default 100",
+    summary: "Latest heartbeats of a license",
+    description:
+      "The latest heartbeats of a license's activations (`limit` 1 to 1000, default 100). Needs Viewer on the license's company; it changes nothing.",
     tags,
     auth: "authenticated",
     params: IdParams,
@@ -39,7 +43,10 @@ export const activationOperations = {
   reset: operation({
     method: "post",
     path: "/panel/licenses/{id}/activations/{activationId}/reset",
-    summary: "Deactivate one activation and free its seat (Admin; idempotent)",
+    summary: "Deactivate one activation",
+    description:
+      "Deactivates one activation of the license and frees its seat, as the program's own deactivate would; resetting an inactive one succeeds again. Needs Admin on the license's company; recorded in the audit log.",
+    events: ["license.deactivated"],
     tags,
     auth: "authenticated",
     params: ActivationParams,

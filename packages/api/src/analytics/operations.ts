@@ -3,15 +3,14 @@ import { analytics } from "@licensing/core";
 import { operation } from "../operation/operation.ts";
 
 const tags = ["Analytics"];
-const scope =
-  "Operators without companyId: the whole platform; others: their visible subtree. companyId narrows to " +
-  "that company's subtree and needs Viewer on it.";
 
 export const analyticsOperations = {
   usage: operation({
     method: "get",
     path: "/panel/analytics/usage",
-    summary: `Activations, heartbeats and licenses issued per UTC day. ${scope}`,
+    summary: "Activity per UTC day",
+    description:
+      "Activations, heartbeats and licenses issued per UTC day over a window (by default the last 30 days; at most 366). Any authenticated caller: operators without `companyId` see the whole platform, others their visible subtree; `companyId` narrows to that company's subtree and needs Viewer on it. It changes nothing.",
     tags,
     auth: "authenticated",
     query: UsageQuery,
@@ -22,7 +21,9 @@ export const analyticsOperations = {
   distribution: operation({
     method: "get",
     path: "/panel/analytics/distribution",
-    summary: `Licenses and active activations per template, top companies by activations. ${scope}`,
+    summary: "Licenses and activations by template and company",
+    description:
+      "Licenses and live activations per template, and the companies with the most live activations. Any authenticated caller: operators without `companyId` see the whole platform, others their visible subtree; `companyId` narrows to that company's subtree and needs Viewer on it. It changes nothing.",
     tags,
     auth: "authenticated",
     query: DistributionQuery,

@@ -16,7 +16,9 @@ export const apiTokenOperations = {
   list: operation({
     method: "get",
     path: base,
-    summary: "Personal access tokens of the visible subtree, without secrets",
+    summary: "Personal access tokens of the visible subtree",
+    description:
+      "Personal access tokens of the caller's visible subtree (or of `companyId`'s subtree), newest first, never with their secrets. Any authenticated caller; it changes nothing.",
     tags,
     auth: "authenticated",
     query: ListApiTokensQuery,
@@ -27,7 +29,9 @@ export const apiTokenOperations = {
   create: operation({
     method: "post",
     path: base,
-    summary: "Create a token (Admin on the company); the secret is returned only here",
+    summary: "Create a personal access token",
+    description:
+      "Creates a personal access token `svc_pat_…` for scripts and integrations (`Authorization: Bearer …`); it acts as an Admin of the company and the companies below it. The secret is in this answer only. A token made with a token expires no later than it. Needs Admin on the company; recorded in the audit log.",
     tags,
     auth: "authenticated",
     body: CreateApiTokenRequest,
@@ -39,7 +43,9 @@ export const apiTokenOperations = {
   revoke: operation({
     method: "delete",
     path: `${base}/{id}`,
-    summary: "Revoke a token (Admin on its company)",
+    summary: "Revoke a personal access token",
+    description:
+      "Revokes a token at once; revoking again changes nothing. Needs Admin on its company; recorded in the audit log.",
     tags,
     auth: "authenticated",
     params: IdParams,

@@ -10,7 +10,9 @@ export const auditOperations = {
   list: operation({
     method: "get",
     path: base,
-    summary: "Audit log, newest first (Operator)",
+    summary: "Audit log, newest first",
+    description:
+      "The audit log, newest first, filtered by action, actor, entity and time, paged with `limit` and `offset`. Operators only; it changes nothing.",
     tags,
     auth: "authenticated",
     query: AuditQuery,
@@ -21,7 +23,9 @@ export const auditOperations = {
   export: operation({
     method: "get",
     path: `${base}/export`,
-    summary: "Stream the matching audit log as a CSV or JSON attachment (Operator)",
+    summary: "Export the audit log as CSV or JSON",
+    description:
+      "Streams every matching audit entry as a CSV attachment (RFC 4180) or, with `format=json`, a JSON array, however many there are. Operators only; the export itself is recorded in the audit log (`audit.exported`) before the first byte.",
     tags,
     auth: "authenticated",
     query: AuditExportQuery,

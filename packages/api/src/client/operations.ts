@@ -12,8 +12,6 @@ import { assertSignedBy } from "./signature.ts";
 
 const tags = ["Client"];
 const restOnly = "the client API: the SDK speaks HMAC-signed HTTP, not tRPC";
-const signed =
-  " Signed: X-Service-Timestamp (unix seconds, ±300 s) and X-Service-Signature `v1=<hex>[,v2=<hex>]`, HMAC-SHA256 keyed with the license key over the timestamp (v1) or `timestamp.METHOD.path.sha256hex(body)` (v2; checked whenever sent, and required when the server runs with CLIENT_SIGNATURE_MIN_VERSION=v2).";
 const hmacErrors = [
   "hmac.missing",
   "hmac.malformed",
@@ -28,6 +26,9 @@ export const clientOperations = {
     method: "post",
     path: "/client/activate",
     summary: "Activate a machine; returns the first offline marker",
+    description:
+      "Takes a seat of the license for this machine and returns the activation's id, a signed offline marker (`heartbeatToken`), the heartbeat interval and how many days the program may run without a heartbeat. The license must be Active and unexpired; its binding decides whether `hwFingerprint` is needed and which machine may activate (a `firstActivation` license pins the first machine that activates). A machine with a live activation gets that one back and takes no second seat. Called by the installed program (the SDK) with the license key in the body; records the activation and an audit entry.",
+    events: ["license.activated"],
     tags,
     auth: "public",
     body: ActivateRequest,
@@ -46,7 +47,10 @@ export const clientOperations = {
   heartbeat: operation({
     method: "post",
     path: "/client/heartbeat",
-    summary: `Report that an activation is alive; returns a fresh offline marker.${signed}`,
+    summary: "Report that an activation is alive; returns a fresh offline marker",
+    description:
+      "Records a heartbeat of a live activation (its `lastHeartbeatAt` and the license's) and returns a fresh signed offline marker. Refused when the license is no longer Active (`license.not_active`: suspended, revoked or expired) or the activation was deactivated (`activation.not_found`): the program then stops or activates again. Called by the installed program, signed with the license key.",
+    signed: true,
     tags,
     auth: "public",
     body: ActivationRequest,
@@ -61,7 +65,11 @@ export const clientOperations = {
   deactivate: operation({
     method: "post",
     path: "/client/deactivate",
-    summary: `Release an activation's seat (idempotent).${signed}`,
+    summary: "Release an activation's seat",
+    description:
+      "Deactivates the activation and frees its seat for another machine; the `license.deactivated` event and an audit entry are written only when it was live. Deactivating an activation that is already inactive succeeds again, so a retry is safe. Called by the installed program, signed with the license key.",
+    signed: true,
+    events: ["license.deactivated"],
     tags,
     auth: "public",
     body: ActivationRequest,
@@ -75,7 +83,9 @@ export const clientOperations = {
   publicKey: operation({
     method: "get",
     path: "/client/public-key/{licenseKey}",
-    summary: "The public key that verifies the license's token and markers",
+    summary: "The public key that verifies a license's token and markers",
+    description:
+      "Returns the hex Ed25519 public key of the signing key behind the license's current token, with which a program verifies its token and offline markers. Anyone who knows the license key may call; it changes nothing.",
     tags,
     auth: "public",
     params: LicenseKeyParams,

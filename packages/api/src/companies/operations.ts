@@ -15,7 +15,9 @@ export const companyOperations = {
   list: operation({
     method: "get",
     path: base,
-    summary: "Companies visible to the caller (all for operators, the own subtree otherwise)",
+    summary: "Companies visible to the caller",
+    description:
+      "Companies the caller can see: every company for operators, otherwise the caller's company and its subtree. Any authenticated caller; it changes nothing.",
     tags,
     auth: "authenticated",
     response: z.array(CompanyResponse),
@@ -24,7 +26,9 @@ export const companyOperations = {
   get: operation({
     method: "get",
     path: `${base}/{id}`,
-    summary: "One company (Viewer)",
+    summary: "One company",
+    description:
+      "One company. Needs Viewer on it (a role on the company or one of its ancestors); it changes nothing.",
     tags,
     auth: "authenticated",
     params: IdParams,
@@ -35,7 +39,8 @@ export const companyOperations = {
   children: operation({
     method: "get",
     path: `${base}/{id}/children`,
-    summary: "Direct children of a company (Viewer)",
+    summary: "Direct children of a company",
+    description: "The companies directly below a company. Needs Viewer on it; it changes nothing.",
     tags,
     auth: "authenticated",
     params: IdParams,
@@ -46,7 +51,9 @@ export const companyOperations = {
   subtree: operation({
     method: "get",
     path: `${base}/{id}/subtree`,
-    summary: "The company and all its descendants, parents first (Viewer)",
+    summary: "A company and all its descendants",
+    description:
+      "The company and every company below it, parents first. Needs Viewer on it; it changes nothing.",
     tags,
     auth: "authenticated",
     params: IdParams,
@@ -57,7 +64,9 @@ export const companyOperations = {
   create: operation({
     method: "post",
     path: base,
-    summary: "Create a root company (Operator) or a child company (Admin on the parent)",
+    summary: "Create a company",
+    description:
+      "Creates a company: a root company (no `parentId`; operators only) or a child of an Active company (Admin on the parent). The slug is unique among siblings. Recorded in the audit log.",
     tags,
     auth: "authenticated",
     body: CreateCompanyRequest,
@@ -76,7 +85,9 @@ export const companyOperations = {
   reparent: operation({
     method: "post",
     path: `${base}/{id}/reparent`,
-    summary: "Move a company and its subtree under another parent, or to the root (Operator)",
+    summary: "Move a company under another parent",
+    description:
+      "Moves a company and its whole subtree under another Active parent, or to the root (`newParentId: null`); never under itself or a descendant. Who sees it changes with it. Operators only; recorded in the audit log.",
     tags,
     auth: "authenticated",
     params: IdParams,
@@ -94,7 +105,9 @@ export const companyOperations = {
   archive: operation({
     method: "delete",
     path: `${base}/{id}`,
-    summary: "Archive a company (Owner); it stays readable",
+    summary: "Archive a company",
+    description:
+      "Archives a company: it stays readable but receives no new licenses or child companies; its subtree and licenses are left as they are. Archiving again changes nothing. Needs Owner on the company; recorded in the audit log.",
     tags,
     auth: "authenticated",
     params: IdParams,

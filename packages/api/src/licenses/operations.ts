@@ -19,13 +19,14 @@ import { operation } from "../operation/operation.ts";
 
 const tags = ["Licenses"];
 const base = "/panel/licenses";
-const idempotent = " Send an Idempotency-Key header to make retries safe (24 hours).";
 
 export const licenseOperations = {
   search: operation({
     method: "get",
     path: base,
     summary: "Search licenses (newest first, paged)",
+    description:
+      "Licenses the caller can see, newest first and paged; filters by company, template, status and `search` (a license key or its prefix, or part of a company name) combine. `total` is exact up to 1,000 matches and an estimate beyond. Any authenticated caller, within its visible companies (operators: all); it changes nothing.",
     tags,
     auth: "authenticated",
     query: LicenseSearchQuery,
@@ -36,7 +37,10 @@ export const licenseOperations = {
   issue: operation({
     method: "post",
     path: base,
-    summary: `Issue a license.${idempotent}`,
+    summary: "Issue a license",
+    description:
+      "Issues a license of a template to a company: a new license key and a signed token (JWS, EdDSA) carrying the config, expiry, offline days, binding and trial flag, with the public key that verifies it. The config is checked against the template's current version; fields left out take the template's defaults, and `isTrial` is false. Needs Admin on the company; recorded in the audit log.",
+    events: ["license.issued"],
     tags,
     auth: "authenticated",
     body: IssueLicenseRequest,
@@ -61,7 +65,10 @@ export const licenseOperations = {
   bulkIssue: operation({
     method: "post",
     path: `${base}/bulk`,
-    summary: `Issue up to 200 licenses of one template; failing items are reported per row.${idempotent}`,
+    summary: "Issue up to 200 licenses of one template",
+    description:
+      "Issues up to 200 licenses of one template in one request, one per item (each with its company and its own config or the shared one). An item that fails (unknown company, missing role, bad config) is reported in its row with its error code and does not stop the others; the licenses that succeed are stored together. Needs Admin on each item's company; each license is recorded in the audit log.",
+    events: ["license.issued"],
     tags,
     auth: "authenticated",
     body: BulkIssueRequest,
@@ -84,6 +91,8 @@ export const licenseOperations = {
     method: "get",
     path: `${base}/{id}`,
     summary: "One license",
+    description:
+      "One license with its state, config, binding and dates. Needs Viewer on the license's company; it changes nothing.",
     tags,
     auth: "authenticated",
     params: IdParams,
@@ -95,6 +104,9 @@ export const licenseOperations = {
     method: "post",
     path: `${base}/{id}/revoke`,
     summary: "Revoke a license",
+    description:
+      "Revokes a license for good, with an optional reason: activations and heartbeats are refused from then on, so the program stops at its next heartbeat. Any state but Revoked. Needs Admin on the license's company; recorded in the audit log.",
+    events: ["license.revoked"],
     tags,
     auth: "authenticated",
     params: IdParams,
@@ -106,6 +118,8 @@ export const licenseOperations = {
     method: "post",
     path: `${base}/{id}/suspend`,
     summary: "Suspend an Active license",
+    description:
+      "Suspends an Active license: activations and heartbeats are refused (`license.not_active`) until it is resumed. Needs Admin on the license's company; recorded in the audit log.",
     tags,
     auth: "authenticated",
     params: IdParams,
@@ -117,6 +131,8 @@ export const licenseOperations = {
     method: "post",
     path: `${base}/{id}/resume`,
     summary: "Resume a Suspended license",
+    description:
+      "Makes a Suspended license Active again, so its programs may activate and send heartbeats. Needs Admin on the license's company; recorded in the audit log.",
     tags,
     auth: "authenticated",
     params: IdParams,
@@ -127,7 +143,10 @@ export const licenseOperations = {
   transfer: operation({
     method: "post",
     path: `${base}/{id}/transfer`,
-    summary: "Move a license to another company: same key, new version, activations dropped",
+    summary: "Move a license to another company",
+    description:
+      "Moves a license to another company: same key and config, a new token version signed with the template's active key, and every live activation deactivated (the programs activate again). Not for a revoked license. Needs Admin on both companies; recorded in the audit log.",
+    events: ["license.transferred", "license.deactivated"],
     tags,
     auth: "authenticated",
     params: IdParams,
@@ -146,7 +165,10 @@ export const licenseOperations = {
   rebind: operation({
     method: "post",
     path: `${base}/{id}/rebind`,
-    summary: "Change the hardware binding: new version, activations dropped",
+    summary: "Change a license's hardware binding",
+    description:
+      "Changes a license's hardware binding: a fingerprint binds it to that machine (`fixed`), `null` releases it, and `hwBinding` forces the mode. Signs a new token version and deactivates every live activation. Not for a revoked license. Needs Admin on the license's company; recorded in the audit log.",
+    events: ["license.rebound", "license.deactivated"],
     tags,
     auth: "authenticated",
     params: IdParams,
@@ -158,7 +180,9 @@ export const licenseOperations = {
   file: operation({
     method: "get",
     path: `${base}/{id}/download`,
-    summary: "The license file <licenseKey>.lic: {licenseKey, token, publicKey}",
+    summary: "Download the license file",
+    description:
+      "The license file `<licenseKey>.lic`, JSON `{licenseKey, token, publicKey}`, which the SDK verifies offline. Needs Viewer on the license's company; it changes nothing.",
     tags,
     auth: "authenticated",
     params: IdParams,
@@ -170,7 +194,9 @@ export const licenseOperations = {
   publicKey: operation({
     method: "get",
     path: `${base}/{id}/public-key`,
-    summary: "The hex public key that verifies the license's current token",
+    summary: "The public key of a license's current token",
+    description:
+      "The hex Ed25519 public key that verifies the license's current token. Needs Viewer on the license's company; it changes nothing.",
     tags,
     auth: "authenticated",
     params: IdParams,

@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import type { ErrorCode } from "@licensing/contracts";
+import type { ErrorCode, EventType } from "@licensing/contracts";
 import type { Actor, Deps, UserActor } from "@licensing/core";
 import type { z } from "zod";
 import type { CallRequest } from "./call-request.ts";
@@ -72,9 +72,22 @@ export interface Operation<
   method: M;
   /** Path below /api/v1 in OpenAPI form, e.g. `/panel/auth/invite/{token}`. */
   path: string;
+  /** One line: what the operation does (the reference's list). */
   summary: string;
+  /**
+   * The reference's text (Markdown): what the operation does, who may call it (roles: core's policy, in
+   * words), and what it changes. The access, the events and the idempotency are added from the fields.
+   */
+  description: string;
   tags: readonly string[];
   auth: A;
+  /**
+   * A `public` client operation whose handler checks the request signature (X-Service-Timestamp and
+   * X-Service-Signature, HMAC keyed with the license key): declared so the reference shows the scheme.
+   */
+  signed?: boolean;
+  /** The webhook events a successful call publishes (in its transaction, delivered after commit). */
+  events?: readonly EventType[];
   params?: P;
   query?: Q;
   body?: B;
@@ -102,8 +115,11 @@ export interface AnyOperation {
   method: Method;
   path: string;
   summary: string;
+  description: string;
   tags: readonly string[];
   auth: Auth;
+  signed?: boolean | undefined;
+  events?: readonly EventType[] | undefined;
   params?: z.ZodObject | undefined;
   query?: z.ZodObject | undefined;
   body?: BodySchema | undefined;

@@ -19,6 +19,8 @@ export const operatorOperations = {
     method: "get",
     path: "/panel/operator/overview",
     summary: "Platform-wide counts",
+    description:
+      "Counts for the operator console: companies, licenses by status, trials, live activations, licenses expiring within 30 days, templates, signing keys by status, webhook endpoints and the last 24 hours of webhook deliveries by outcome. Operators only; it changes nothing.",
     tags,
     auth: "authenticated",
     response: OperatorOverviewResponse,
@@ -29,6 +31,8 @@ export const operatorOperations = {
     method: "get",
     path: "/panel/operator/tenants",
     summary: "Root companies with the size of their subtree",
+    description:
+      "Root companies (tenants), paged, each with the number of companies below it and the number of licenses in its whole subtree; `search` matches part of the name or slug. Operators only; it changes nothing.",
     tags,
     auth: "authenticated",
     query: OperatorTenantQuery,
@@ -40,6 +44,8 @@ export const operatorOperations = {
     method: "get",
     path: "/panel/operator/licenses",
     summary: "Every license, newest first",
+    description:
+      "Every license of the platform, newest first and paged, with its company's name and its template's product code; filters by status, template, company (that company's own licenses) and trial. `total` is exact up to 1,000 matches and an estimate beyond. Operators only; it changes nothing.",
     tags,
     auth: "authenticated",
     query: OperatorLicenseQuery,
@@ -52,6 +58,8 @@ export const operatorOperations = {
       method: "get",
       path: "/panel/operator/users",
       summary: "Every operator account",
+      description:
+        "Every operator account with its status, two-factor state and last sign-in. Operators only; it changes nothing.",
       tags,
       auth: "authenticated",
       response: z.array(OperatorUserResponse),
@@ -62,6 +70,8 @@ export const operatorOperations = {
       method: "post",
       path: "/panel/operator/users/invite",
       summary: "Invite an operator by mail",
+      description:
+        "Creates a pending operator account and mails it an invitation link valid 7 days, accepted with `POST /panel/auth/accept-invite`. Operators only; recorded in the audit log.",
       tags,
       auth: "authenticated",
       body: InviteOperatorRequest,
@@ -73,6 +83,8 @@ export const operatorOperations = {
       method: "post",
       path: "/panel/operator/users/{id}/promote",
       summary: "Grant operator rights",
+      description:
+        "Gives an existing account operator rights: the whole platform, every company. Operators only; recorded in the audit log.",
       tags,
       auth: "authenticated",
       params: IdParams,
@@ -84,6 +96,8 @@ export const operatorOperations = {
       method: "post",
       path: "/panel/operator/users/{id}/demote",
       summary: "Revoke operator rights",
+      description:
+        "Takes operator rights away from an account; the last active operator keeps them (`operator.last_operator`). Operators only; recorded in the audit log.",
       tags,
       auth: "authenticated",
       params: IdParams,

@@ -21,6 +21,8 @@ export const templateOperations = {
     method: "get",
     path: base,
     summary: "List templates (optionally by status)",
+    description:
+      "License templates (the products licenses are issued for), optionally only Active or Archived ones. Any authenticated caller; it changes nothing.",
     tags,
     auth: "authenticated",
     query: TemplateListQuery,
@@ -31,6 +33,8 @@ export const templateOperations = {
     method: "get",
     path: `${base}/{id}`,
     summary: "One template",
+    description:
+      "One template with its defaults and current version. Any authenticated caller; it changes nothing.",
     tags,
     auth: "authenticated",
     params: IdParams,
@@ -42,6 +46,8 @@ export const templateOperations = {
     method: "post",
     path: base,
     summary: "Create a template and its first signing key",
+    description:
+      "Creates a template (unique product code, name, default validity and offline days) with its first Active Ed25519 signing key, whose private half is stored encrypted. Operators only; recorded in the audit log.",
     tags,
     auth: "authenticated",
     body: CreateTemplateRequest,
@@ -53,7 +59,9 @@ export const templateOperations = {
   update: operation({
     method: "put",
     path: `${base}/{id}`,
-    summary: "Update name, description, defaultOfflineDays or defaultValidityDays",
+    summary: "Update a template's name, description or defaults",
+    description:
+      "Changes a template's name, description, `defaultOfflineDays` or `defaultValidityDays` (offline days outside the allowed range are clamped). Licenses already issued keep their values; an archived template cannot change. Operators only; recorded in the audit log.",
     tags,
     auth: "authenticated",
     params: IdParams,
@@ -66,6 +74,8 @@ export const templateOperations = {
     method: "delete",
     path: `${base}/{id}`,
     summary: "Archive a template",
+    description:
+      "Archives a template: it issues no new licenses and cannot change any more; licenses already issued and its signing keys stay as they are. Archiving again changes nothing. Operators only; recorded in the audit log.",
     tags,
     auth: "authenticated",
     params: IdParams,
@@ -77,6 +87,8 @@ export const templateOperations = {
       method: "get",
       path: `${base}/{id}/versions`,
       summary: "Versions of a template, oldest first",
+      description:
+        "A template's versions (config schema, defaults, changelog), oldest first. Any authenticated caller; it changes nothing.",
       tags,
       auth: "authenticated",
       params: IdParams,
@@ -88,6 +100,8 @@ export const templateOperations = {
       method: "post",
       path: `${base}/{id}/versions`,
       summary: "Create a version; it becomes the current version at once",
+      description:
+        "Adds a version: a JSON Schema for license configs (`configSchema`), `defaults` that must match it, and a changelog. It becomes the current version at once and checks the configs of every license issued from then on. Operators only; recorded in the audit log.",
       tags,
       auth: "authenticated",
       params: IdParams,
@@ -109,7 +123,9 @@ export const templateOperations = {
     list: operation({
       method: "get",
       path: `${base}/{id}/signing-keys`,
-      summary: "Signing keys of a template (public halves only), newest first",
+      summary: "Signing keys of a template (public halves only)",
+      description:
+        "A template's signing keys, public halves only: the Active one, then the Inactive ones, then the Retired ones, newest first within each. Any authenticated caller; it changes nothing.",
       tags,
       auth: "authenticated",
       params: IdParams,
@@ -120,7 +136,9 @@ export const templateOperations = {
     rotate: operation({
       method: "post",
       path: `${base}/{id}/signing-keys/rotate`,
-      summary: "Rotate: a new Active key; the previous one becomes Inactive (still verifies)",
+      summary: "Rotate the signing key",
+      description:
+        "Makes a new Active signing key for new and re-signed tokens; the previous one becomes Inactive: it signs nothing new but still verifies what it signed. Allowed on archived templates too, since rotating answers a suspected key compromise. Operators only; recorded in the audit log.",
       tags,
       auth: "authenticated",
       params: IdParams,
@@ -131,7 +149,9 @@ export const templateOperations = {
     retire: operation({
       method: "post",
       path: `${base}/{id}/signing-keys/{keyId}/retire`,
-      summary: "Retire an Inactive key",
+      summary: "Retire an Inactive signing key",
+      description:
+        "Retires an Inactive key: it is withdrawn from verification, so tokens it signed no longer verify. The Active key cannot be retired; rotate first. Operators only; recorded in the audit log.",
       tags,
       auth: "authenticated",
       params: TemplateKeyParams,

@@ -10,7 +10,9 @@ export const userOperations = {
   list: operation({
     method: "get",
     path: base,
-    summary: "Users of a company and its subtree (Admin)",
+    summary: "Users of a company and its subtree",
+    description:
+      "Accounts of a company and its subtree (`companyId`); without it, every account for operators and the caller's own subtree for others. Needs Admin there; it changes nothing.",
     tags,
     auth: "authenticated",
     query: ListUsersQuery,
@@ -21,7 +23,9 @@ export const userOperations = {
   invite: operation({
     method: "post",
     path: `${base}/invite`,
-    summary: "Invite a user to a company (Admin; Owner to grant owner); mails a link valid 7 days",
+    summary: "Invite a user to a company",
+    description:
+      "Creates (or re-opens) a pending account in a company with a role and mails an invitation link valid 7 days. Needs Admin on the company, and Owner to grant the owner role; recorded in the audit log.",
     tags,
     auth: "authenticated",
     body: InviteUserRequest,
@@ -33,7 +37,9 @@ export const userOperations = {
   resendInvite: operation({
     method: "post",
     path: `${base}/{id}/resend-invite`,
-    summary: "Mail a new invitation link; the previous one stops working",
+    summary: "Mail a new invitation link",
+    description:
+      "Mails a fresh invitation link to a pending account; the previous link stops working. Needs Admin on the account's company (an operator account: an operator); recorded in the audit log.",
     tags,
     auth: "authenticated",
     params: IdParams,
@@ -43,7 +49,9 @@ export const userOperations = {
   deactivate: operation({
     method: "delete",
     path: `${base}/{id}`,
-    summary: "Deactivate an account: sessions end, its access tokens are revoked",
+    summary: "Deactivate an account",
+    description:
+      "Deactivates an account: its sessions end, its pending links stop working and the access tokens that act for it are revoked, in one transaction. Deactivating again changes nothing. Needs Admin on its company; an operator account needs an operator, and the last active operator stays. Recorded in the audit log.",
     tags,
     auth: "authenticated",
     params: IdParams,

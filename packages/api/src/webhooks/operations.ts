@@ -19,7 +19,9 @@ export const webhookOperations = {
   eventTypes: operation({
     method: "get",
     path: `${base}/event-types`,
-    summary: "The catalogue of event types (any signed-in caller)",
+    summary: "The catalogue of event types",
+    description:
+      "The event types a webhook endpoint may subscribe to. Any authenticated caller; it changes nothing.",
     tags,
     auth: "authenticated",
     response: z.array(WebhookEventType),
@@ -28,7 +30,8 @@ export const webhookOperations = {
   list: operation({
     method: "get",
     path: base,
-    summary: "Every webhook endpoint (operators)",
+    summary: "Every webhook endpoint",
+    description: "Every webhook endpoint, never with its secret. Operators only; it changes nothing.",
     tags,
     auth: "authenticated",
     response: z.array(WebhookEndpointResponse),
@@ -38,7 +41,9 @@ export const webhookOperations = {
   create: operation({
     method: "post",
     path: base,
-    summary: "Create an endpoint (operators); the secret is stored encrypted and never returned",
+    summary: "Create a webhook endpoint",
+    description:
+      "Registers an endpoint: an http(s) URL (refused when it resolves to a private address, unless the server allows them), a secret of at least 16 characters (stored encrypted, never returned) and the event types it receives. Each delivery is signed with the secret (`X-Service-Signature: sha256=…` and Standard Webhooks `webhook-signature`) and retried with backoff until it succeeds. Operators only; recorded in the audit log.",
     tags,
     auth: "authenticated",
     body: CreateWebhookRequest,
@@ -56,7 +61,8 @@ export const webhookOperations = {
   get: operation({
     method: "get",
     path: `${base}/{id}`,
-    summary: "One endpoint (operators)",
+    summary: "One webhook endpoint",
+    description: "One webhook endpoint, without its secret. Operators only; it changes nothing.",
     tags,
     auth: "authenticated",
     params: IdParams,
@@ -67,7 +73,9 @@ export const webhookOperations = {
   update: operation({
     method: "patch",
     path: `${base}/{id}`,
-    summary: "Change an endpoint (operators)",
+    summary: "Change a webhook endpoint",
+    description:
+      "Changes an endpoint's URL, secret, description, event types or `isActive` (an inactive endpoint receives nothing). Fields left out stay as they are. Operators only; recorded in the audit log.",
     tags,
     auth: "authenticated",
     params: IdParams,
@@ -87,7 +95,9 @@ export const webhookOperations = {
   delete: operation({
     method: "delete",
     path: `${base}/{id}`,
-    summary: "Delete an endpoint and its deliveries (operators)",
+    summary: "Delete a webhook endpoint",
+    description:
+      "Deletes an endpoint and all its deliveries; a delivery being sent at that moment is not recorded. Operators only; recorded in the audit log.",
     tags,
     auth: "authenticated",
     params: IdParams,
@@ -97,7 +107,9 @@ export const webhookOperations = {
   deliveries: operation({
     method: "get",
     path: `${base}/{id}/deliveries`,
-    summary: "The endpoint's latest deliveries, newest first (operators)",
+    summary: "Latest deliveries of an endpoint",
+    description:
+      "An endpoint's latest deliveries, newest first (`limit` 1 to 200, default 50), with the body sent, the status, the attempts and the last answer. Operators only; it changes nothing.",
     tags,
     auth: "authenticated",
     params: IdParams,
@@ -109,7 +121,9 @@ export const webhookOperations = {
   replay: operation({
     method: "post",
     path: `${base}/deliveries/{deliveryId}/replay`,
-    summary: "Send a delivery again now, from attempt 1 (operators)",
+    summary: "Send a webhook delivery again",
+    description:
+      "Sends a delivery again: back to Pending with its attempts counted from 1, due now, whatever its state. Operators only; recorded in the audit log.",
     tags,
     auth: "authenticated",
     params: DeliveryIdParams,

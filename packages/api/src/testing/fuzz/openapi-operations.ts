@@ -21,13 +21,23 @@ export interface Operation {
 
 interface OpenApiDocument {
   paths: Record<string, Record<string, OpenApiOperation>>;
-  components: { schemas: Record<string, JsonSchema> };
+  components: { schemas: Record<string, JsonSchema>; requestBodies?: Record<string, RequestBody> };
+}
+interface RequestBody {
+  content: { "application/json": { schema: JsonSchema } };
 }
 interface OpenApiOperation {
   operationId: string;
   security?: unknown[];
   parameters?: (Parameter & { in: "path" | "query" })[];
-  requestBody?: { content: { "application/json": { schema: JsonSchema } } };
+  /** Written out, or a `$ref` to `components.requestBodies`. */
+  requestBody?: RequestBody | { $ref: string };
+}
+
+function requestBodyOf(op: OpenApiOperation, document: OpenApiDocument): RequestBody | undefined {
+  const body = op.requestBody;
+  if (!body || !("$ref" in body)) return body;
+  return document.components.requestBodies?.[body.$ref.replace("#/components/requestBodies/", "")];
 }
 
 export function operationsOf(document: OpenApiDocument): Operation[] {
@@ -39,9 +49,10 @@ export function operationsOf(document: OpenApiDocument): Operation[] {
         id: op.operationId,
         method: method.toUpperCase(),
         path,
+        // Header parameters (`$ref`s to Idempotency-Key) are not the fuzzer's.
         pathParams: parameters.filter((p) => p.in === "path"),
         query: parameters.filter((p) => p.in === "query"),
-        body: op.requestBody?.content["application/json"].schema,
+        body: requestBodyOf(op, document)?.content["application/json"].schema,
         public: Array.isArray(op.security) && op.security.length === 0,
       });
     }

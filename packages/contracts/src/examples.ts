@@ -1,0 +1,44 @@
+/**
+ * Example values for the API reference (`.meta({ examples })` on the schemas), one consistent story: the
+ * license of the protocol's golden vectors (packages/protocol/vectors), issued to Acme Europe from the
+ * EDITOR template. A test validates every example of the OpenAPI document against its schema.
+ */
+export const example = {
+  /** Any id where the story names none. */
+  id: "9b2f4a1e-0c3d-4e5f-8a6b-7c8d9e0f1a2b",
+  companyId: "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+  templateId: "0f8fad5b-d9cb-469f-a165-70867728950e",
+  /** The license and activation of the golden vectors. */
+  licenseId: "3f1d2c4b-6a7e-4f80-9b1c-2d3e4f5a6b7c",
+  activationId: "b5e0c1d2-3e4f-4a5b-8c6d-7e8f9a0b1c2d",
+  licenseKey: "SVC-5CYM9-8QQMG-K0KAV-9MS6K-3SD8D",
+  /** The license token of vectors/token.json (JWS compact, EdDSA). */
+  token:
+    "eyJhbGciOiJFZERTQSIsInR5cCI6IkpXVCIsImtpZCI6IjdkMGU2YzNiLTJmNjEtNGE1NS05YzFlLTJiOGYwZTZmM2ExMSJ9.eyJpc3MiOiJsaWNlbnNpbmctc2VydmljZSIsInN1YiI6IjBjNmY2YTNlLTVjNWItNGUwZi04ZDdlLTFmMmEzYjRjNWQ2ZSIsImxpZCI6IjNmMWQyYzRiLTZhN2UtNGY4MC05YjFjLTJkM2U0ZjVhNmI3YyIsImxrIjoiU1ZDLTVDWU05LThRUU1HLUswS0FWLTlNUzZLLTNTRDhEIiwidHBsIjoiRURJVE9SIiwidmVyIjoyLCJpYXQiOjE3OTAwMDAwMDAsImV4cCI6MTgyMTUzNjAwMCwidHJpYWwiOmZhbHNlLCJodyI6eyJtb2RlIjoiZmlyc3RBY3RpdmF0aW9uIiwiZnAiOiI5ZjJj4oCmbWFjaGluZSJ9LCJjZmciOnsiZmVhdHVyZXMiOlsiZXhwb3J0Iiwic3luYyJdLCJsaW1pdHMiOnsibWF4U2VhdHMiOjMsInByb2plY3Quc2l6ZSI6MTB9LCJ0aWVyIjoicHJvIiwibm90ZSI6IsO8bsOvY8O2ZMOpIOKckyJ9fQ.Y4m4FwiYs34gIp1Z1yxNzj8LcOvv5UK9ba1SRdRwGrtSzWyoBvtjhvi5V8NOQ79Ot4IlT9JrezMvGCArV-o0Dg",
+  /** The offline marker of vectors/marker.json. */
+  marker:
+    "eyJsaWQiOiIzZjFkMmM0Yi02YTdlLTRmODAtOWIxYy0yZDNlNGY1YTZiN2MiLCJhaWQiOiJiNWUwYzFkMi0zZTRmLTRhNWItOGM2ZC03ZThmOWEwYjFjMmQiLCJmcCI6IjlmMmPigKZtYWNoaW5lIiwiaWF0IjoxNzkwMDg2NDAwLCJleHAiOjE3OTA2OTEyMDB9.-99J_4qTVegiP4q7fWXe5_-aHMKXdNlNDL4Yc6Jn3DWSCoYyTN9TZ5IBCwDj6X3vEO4S7rQGNVXJGyQX99GKAQ",
+  publicKeyHex: "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a",
+  fingerprint: "4f9a1c7e2b8d3f6a0c5e9b1d7a3f8c2e6b0d4a9f1c5e8b2d7a3f6c0e9b4d1a8f",
+  machineName: "DESIGN-LAPTOP-07",
+  config: '{"features":["export","sync"],"limits":{"maxSeats":3}}',
+  configSchema:
+    '{"type":"object","properties":{"features":{"type":"array","items":{"enum":["export","sync"]}},"limits":{"type":"object","properties":{"maxSeats":{"type":"integer","minimum":1}}}}}',
+  defaults: '{"features":["export"],"limits":{"maxSeats":1}}',
+  timestamp: "2026-09-21T14:13:20Z",
+  email: "dana@example.com",
+  displayName: "Dana Kim",
+  password: "correct horse battery staple",
+  /** A one-time token as mailed (invitation, password reset) or a sign-in ticket: 32 random bytes, base64url. */
+  oneTimeToken: "q3Vb7Jx0cT9mZ2rKp5wYh8NdLs4aF1eUo6iGvC_Rk-E",
+  totpCode: "492039",
+  companyName: "Acme Europe",
+  companySlug: "acme-europe",
+  companyPath: "/1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b/7c9e6679-7425-40de-944b-e07fc1f90ae7/",
+  templateName: "Editor Pro",
+  productCode: "EDITOR",
+  reason: "Refunded on customer request",
+  apiTokenSecret: "svc_pat_Ab3x9QkZ7mW2pL8vT4nR6yH1cJ5dF0gS9eU3bX7aK2o",
+  apiTokenPrefix: "svc_pat_Ab3x9Q",
+  webhookUrl: "https://crm.example.com/hooks/licensing",
+} as const;
