@@ -2,7 +2,8 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 // Package boundaries (docs/decisions/0002): protocol <- contracts <- db <- core <- api <- apps/server;
-// client -> protocol, contracts (types only), and its core entry uses no Node built-ins (decision 0020).
+// client -> protocol, contracts (types only), and its core entry uses no Node built-ins (decision 0020);
+// config-types (the config schema's TypeScript, decision 0043) stands alone, for core and codegen.
 // The applications compose the packages, and no package imports an application.
 const APPS = ["@licensing/server", "@licensing/simulator", "@licensing/desktop-sample", "@licensing/admin"];
 const boundaries = {
@@ -18,7 +19,24 @@ const boundaries = {
   "packages/db": ["@licensing/core", "@licensing/api", "@licensing/client", ...APPS],
   "packages/core": ["@licensing/api", "@licensing/client", ...APPS],
   "packages/api": ["@licensing/db", "@licensing/client", ...APPS],
-  "packages/client": ["@licensing/db", "@licensing/core", "@licensing/api", ...APPS],
+  "packages/client": [
+    "@licensing/db",
+    "@licensing/core",
+    "@licensing/api",
+    "@licensing/config-types",
+    "@licensing/codegen",
+    ...APPS,
+  ],
+  "packages/config-types": [
+    "@licensing/protocol",
+    "@licensing/contracts",
+    "@licensing/db",
+    "@licensing/core",
+    "@licensing/api",
+    "@licensing/client",
+    "@licensing/codegen",
+    ...APPS,
+  ],
   // The simulator drives the SDK through its API and starts the server in-process (decision 0022): the
   // protocol's formats and the HTTP layer are not its business.
   "apps/simulator": [

@@ -7,7 +7,7 @@ import { builtinModules } from "node:module";
 import { dirname, join } from "node:path";
 import { root, writeWhole } from "./build-if-stale.mjs";
 
-const serverPackages = ["protocol", "contracts", "db", "core", "api"];
+const serverPackages = ["protocol", "config-types", "contracts", "db", "core", "api"];
 const isTest = (/** @type {string} */ file) => /\.test\.ts$/.test(file) || file.includes("/testing/");
 
 /** The folder of the package `name` that Node would load from `fromDir`, or null. */

@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { signedPost, type TestClient } from "@licensing/api/testing";
@@ -215,6 +216,17 @@ describe.skipIf(!browserPath)("the admin app", () => {
       await page.getByText("current").waitFor();
       await expectAccessible(page);
       await screenshot(page, "template");
+
+      // The version's config as TypeScript, for LicenseClient<Config> (decision 0043).
+      await page.getByRole("button", { name: /^Version 1/ }).click();
+      const download = page.waitForEvent("download");
+      await page.getByRole("button", { name: "Download TypeScript types" }).click();
+      const file = await download;
+      expect(file.suggestedFilename()).toBe("editor-config.ts");
+      const source = await readFile((await file.path())!, "utf8");
+      expect(source).toContain("export interface EditorConfig {");
+      expect(source).toContain('export type EditorFeature = "export" | "sync" | "print";');
+      await page.getByRole("button", { name: /^Version 1/ }).click();
     },
   );
 

@@ -21,6 +21,7 @@ export {
 export { inspectLicense, type LicenseInspection } from "./client/inspect.ts";
 export { parseState, serializeState, type ClientState } from "./client/state.ts";
 export { valueAtPath } from "./client/config-path.ts";
+export type { ConfigPath, ConfigValue, FeatureOf } from "./client/config-types.ts";
 export {
   deriveStatus,
   isUsable,

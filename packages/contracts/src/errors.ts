@@ -74,6 +74,7 @@ export const errorCatalogue = {
   "template.archived": "Conflict",
   "template.invalid_config_schema": "Validation",
   "template.invalid_defaults": "Validation",
+  "template.version_not_found": "NotFound",
   "signing_key.not_found": "NotFound",
   "signing_key.not_inactive": "Conflict",
 

@@ -123,6 +123,27 @@ export const TemplateVersionResponse = z
   .meta({ id: "TemplateVersionResponse" });
 export type TemplateVersionResponse = z.infer<typeof TemplateVersionResponse>;
 
+export const TemplateVersionParams = z.object({
+  id: Uuid,
+  version: z.coerce.number().int().min(1).max(2_147_483_647).meta({ description: "The version number" }),
+});
+
+/** A version's configSchema as TypeScript, for `LicenseClient<Config>` (decision 0043). */
+export const TemplateVersionTypesResponse = z
+  .object({
+    templateId: Uuid,
+    version: z.int(),
+    typeName: z.string().meta({ example: "EditorConfig" }),
+    featureTypeName: z.string().nullable().meta({
+      description: "The union of feature names; null when the schema lists none",
+      example: "EditorFeature",
+    }),
+    fileName: z.string().meta({ example: "editor-config.ts" }),
+    source: z.string().meta({ description: "The TypeScript source, what `licensing-codegen` writes" }),
+  })
+  .meta({ id: "TemplateVersionTypesResponse" });
+export type TemplateVersionTypesResponse = z.infer<typeof TemplateVersionTypesResponse>;
+
 export const SigningKeyResponse = z
   .object({
     id: Uuid,

@@ -13,7 +13,7 @@ import {
   Title,
 } from "@mantine/core";
 import { useForm } from "@mantine/form";
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useAction } from "../lib/action.tsx";
 import { errorCode, errorMessage } from "../lib/errors.ts";
@@ -75,6 +75,7 @@ export function VersionsPanel({ template }: { template: LicenseTemplateResponse 
                     Defaults
                   </Text>
                   <Code block>{pretty(v.defaults)}</Code>
+                  <TypesDownload templateId={template.id} version={v.version} />
                 </Accordion.Panel>
               </Accordion.Item>
             ))}
@@ -82,6 +83,42 @@ export function VersionsPanel({ template }: { template: LicenseTemplateResponse 
         )}
       </QueryState>
     </Stack>
+  );
+}
+
+/**
+ * The version's config as TypeScript, for `LicenseClient<Config>` of the SDK: the server generates it
+ * (`templates.versions.types`, decision 0043), the same file `licensing-codegen` writes.
+ */
+function TypesDownload({ templateId, version }: { templateId: string; version: number }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [state, setState] = useState<{ pending: boolean; error: unknown }>({ pending: false, error: null });
+  const download = async () => {
+    setState({ pending: true, error: null });
+    try {
+      const types = await queryClient.fetchQuery(
+        trpc.templates.versions.types.queryOptions({ id: templateId, version }),
+      );
+      const url = URL.createObjectURL(new Blob([types.source], { type: "text/plain" }));
+      Object.assign(document.createElement("a"), { href: url, download: types.fileName }).click();
+      setTimeout(() => URL.revokeObjectURL(url), 0);
+      setState({ pending: false, error: null });
+    } catch (error) {
+      setState({ pending: false, error });
+    }
+  };
+  return (
+    <Group mt="sm">
+      <Button variant="default" size="xs" loading={state.pending} onClick={() => void download()}>
+        Download TypeScript types
+      </Button>
+      {state.error !== null && (
+        <Text c="red" size="sm" role="alert">
+          {errorMessage(state.error)}
+        </Text>
+      )}
+    </Group>
   );
 }
 

@@ -66,6 +66,7 @@ export const errorExampleMessages: Record<ErrorCode, string> = {
   "template.invalid_config_schema":
     "configSchema is not a valid JSON Schema: at /type: must be equal to one of the allowed values",
   "template.invalid_defaults": "defaults must be a JSON object",
+  "template.version_not_found": "Template EDITOR has no version 7",
   "signing_key.not_found": "Template 0f8fad5b-d9cb-469f-a165-70867728950e has no active signing key",
   "signing_key.not_inactive": "The active key cannot be retired; rotate first",
 

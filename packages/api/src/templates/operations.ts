@@ -6,7 +6,9 @@ import {
   SigningKeyResponse,
   TemplateKeyParams,
   TemplateListQuery,
+  TemplateVersionParams,
   TemplateVersionResponse,
+  TemplateVersionTypesResponse,
   UpdateTemplateRequest,
 } from "@licensing/contracts";
 import { templates } from "@licensing/core";
@@ -117,6 +119,24 @@ export const templateOperations = {
       ],
       handler: ({ deps, actor, input: { id, ...version } }) =>
         templates.createVersion(deps, actor, id, version),
+    }),
+    types: operation({
+      method: "get",
+      path: `${base}/{id}/versions/{version}/types`,
+      summary: "The version's configSchema as TypeScript types, for LicenseClient<Config>",
+      description:
+        "Generates the TypeScript types of a license's config from the version's configSchema: an " +
+        "interface named after the product code (`EDITOR` gives `EditorConfig`) and, when the schema lists " +
+        "the items of `features`, the union of those names (`EditorFeature`). `source` is the file " +
+        "`licensing-codegen` writes for the same version; pass the interface to `new LicenseClient<EditorConfig>(…)` " +
+        "so `getConfig` is typed by the dotted path and `hasFeature` takes only listed names. Any " +
+        "authenticated caller may call it (as the versions list); it changes nothing and publishes no event.",
+      tags,
+      auth: "authenticated",
+      params: TemplateVersionParams,
+      response: TemplateVersionTypesResponse,
+      errors: ["template.not_found", "template.version_not_found", "template.invalid_config_schema"],
+      handler: ({ deps, actor, input }) => templates.versionTypes(deps, actor, input.id, input.version),
     }),
   },
   signingKeys: {

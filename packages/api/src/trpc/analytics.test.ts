@@ -51,8 +51,10 @@ describe("tRPC operator console", () => {
   it("refuses non-operators with FORBIDDEN auth.operator_required, and bad filters", async () => {
     for (const client of [world.subViewer.client, world.leafToken]) {
       const ops = client.trpc.operator;
-      for (const call of [ops.overview.query(), ops.tenants.query({}), ops.licenses.query({})]) {
-        const res = await trpcError(call);
+      // Thunks, not promises: a rejection created before it is awaited is unhandled.
+      const calls = [() => ops.overview.query(), () => ops.tenants.query({}), () => ops.licenses.query({})];
+      for (const call of calls) {
+        const res = await trpcError(call());
         expect(res.data.httpStatus).toBe(403);
         expect(res.data).toMatchObject({ code: "FORBIDDEN", appCode: "auth.operator_required" });
       }
@@ -104,10 +106,10 @@ describe("tRPC analytics", () => {
     expect(long.data).toMatchObject({ code: "BAD_REQUEST", appCode: "analytics.range_too_large" });
     const viewer = world.subViewer.client.trpc.analytics;
     for (const call of [
-      viewer.usage.query({ companyId: world.beta }),
-      viewer.distribution.query({ companyId: world.beta }),
+      () => viewer.usage.query({ companyId: world.beta }),
+      () => viewer.distribution.query({ companyId: world.beta }),
     ]) {
-      const res = await trpcError(call);
+      const res = await trpcError(call());
       expect(res.data.httpStatus).toBe(403);
       expect(res.data).toMatchObject({ code: "FORBIDDEN", appCode: "auth.company_out_of_scope" });
     }

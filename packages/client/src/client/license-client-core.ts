@@ -4,6 +4,7 @@ import { checkMarker, type MarkerProblem } from "../license/marker-check.ts";
 import { deriveStatus, isUsable, type ClientStatus } from "../status/derive-status.ts";
 import { observe, observedFloor, type ObservedTime } from "../status/observed-time.ts";
 import { valueAtPath } from "./config-path.ts";
+import type { ConfigPath, ConfigValue, FeatureOf, UntypedPath } from "./config-types.ts";
 import { Connection } from "./connection.ts";
 import { loadLocalLicense, statusInputs, type TrustedMarker } from "./local-license.ts";
 import type {
@@ -21,8 +22,12 @@ const WATCH_INTERVAL_MS = 60_000;
  * The client library without Node built-ins (spec §4 "Client library behaviour"): verification, the status,
  * activation, heartbeats and the marker cache over a `LicenseStorage`. The Node entry's `LicenseClient`
  * adds files, the default fingerprint and the machine name.
+ *
+ * `Config` is the type of the license's config (`licensing-codegen` writes it from the template version's
+ * `configSchema`): with it, `getConfig` takes only the paths it has and returns their types, and
+ * `hasFeature` only the feature names it lists. Without it, both take any string.
  */
-export class LicenseClientCore {
+export class LicenseClientCore<Config = unknown> {
   protected readonly options: LicenseClientCoreOptions;
   private readonly publicKey: Uint8Array;
   private readonly clock: () => number;
@@ -178,14 +183,19 @@ export class LicenseClientCore {
   }
 
   /** Whether `cfg.features` holds `name`. */
-  hasFeature(name: string): boolean {
+  hasFeature(name: FeatureOf<Config>): boolean {
     return this.licenseCheck?.ok === true && this.licenseCheck.license.claims.cfg.features.includes(name);
   }
 
-  /** The value at a dotted path of the license's config (`limits.maxSeats`), or null when absent. */
-  getConfig<T = unknown>(path: string): T | null {
+  /**
+   * The value at a dotted path of the license's config (`limits.maxSeats`), or null when absent. An
+   * untyped client says the value's type itself (`getConfig<number>(path)`); a typed one knows it.
+   */
+  getConfig<T = unknown>(path: UntypedPath<Config>): T | null;
+  getConfig<Path extends ConfigPath<Config>>(path: Path): ConfigValue<Config, Path> | null;
+  getConfig(path: string): unknown {
     if (!this.licenseCheck?.ok) return null;
-    return valueAtPath(this.licenseCheck.license.claims.cfg, path) as T | null;
+    return valueAtPath(this.licenseCheck.license.claims.cfg, path);
   }
 
   /** Calls `listener(status, previous)` whenever the status changes; returns the unsubscribe function. */

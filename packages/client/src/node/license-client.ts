@@ -22,7 +22,7 @@ export const installIdFile = (licenseFilePath: string) =>
  * The client library for Node and Electron's main process (spec §4): the license file and its cache
  * (`<license file>.hb`, `<license file>.state.json`) on disk, the default fingerprint and machine name.
  */
-export class LicenseClient extends LicenseClientCore {
+export class LicenseClient<Config = unknown> extends LicenseClientCore<Config> {
   constructor(options: LicenseClientOptions) {
     if (!options.licenseFilePath) throw new TypeError("licenseFilePath is required");
     super({
