@@ -265,6 +265,18 @@ describe("POST /panel/licenses/{id}/rebind", () => {
     });
   });
 
+  it("refuses none with a fingerprint, as issue does, and changes nothing", async () => {
+    const license = await issue({ hwFingerprint: "m" });
+    expect((await rebind(license.id, { hwFingerprint: "m2", hwBinding: "none" })).error).toEqual(
+      errorBody("license.invalid_binding", 400),
+    );
+    expect((await admin.api.licenses.get(byId(license.id))).body).toMatchObject({
+      hwBinding: "fixed",
+      hwFingerprint: "m",
+      currentVersion: 1,
+    });
+  });
+
   it("refuses a missing hwFingerprint field, a viewer and an unknown license", async () => {
     const license = await issue();
     expect((await rebindUntyped(license.id, {})).error).toEqual(errorBody("request.invalid", 400));

@@ -167,14 +167,14 @@ export const licenseOperations = {
     path: `${base}/{id}/rebind`,
     summary: "Change a license's hardware binding",
     description:
-      "Changes a license's hardware binding: a fingerprint binds it to that machine (`fixed`), `null` releases it, and `hwBinding` forces the mode. Signs a new token version and deactivates every live activation. Not for a revoked license. Needs Admin on the license's company; recorded in the audit log.",
+      "Changes a license's hardware binding: a fingerprint binds it to that machine (`fixed`), `null` releases it, and `hwBinding` forces the mode (`none` with a fingerprint is refused, as at issue). Signs a new token version and deactivates every live activation. Not for a revoked license. Needs Admin on the license's company; recorded in the audit log.",
     events: ["license.rebound", "license.deactivated"],
     tags,
     auth: "authenticated",
     params: IdParams,
     body: RebindLicenseRequest,
     response: LicenseResponse,
-    errors: ["license.not_found", "auth.forbidden", "license.invalid_transition"],
+    errors: ["license.not_found", "auth.forbidden", "license.invalid_transition", "license.invalid_binding"],
     handler: ({ deps, actor, input: { id, ...body } }) => licenses.rebindLicense(deps, actor, id, body),
   }),
   file: operation({

@@ -65,8 +65,16 @@ export function resolveIssueTerms(deps: Deps, template: TemplateRow, input: Issu
   if (hwBinding === "fixed" && !hwFingerprint) {
     fail("license.invalid_binding", "hwBinding fixed needs the hwFingerprint of the machine");
   }
+  refuseFingerprintWithoutBinding(hwBinding, hwFingerprint);
+  return { expiresAt, offlineDays, isTrial: input.isTrial, hwBinding, hwFingerprint };
+}
+
+/**
+ * At issue and at rebind alike. (A rebind may leave `fixed` without a fingerprint: the spec's
+ * `activation.not_bound` state, awaiting the next rebind; an issue may not.)
+ */
+export function refuseFingerprintWithoutBinding(hwBinding: HwBinding, hwFingerprint: string | null): void {
   if (hwBinding === "none" && hwFingerprint) {
     fail("license.invalid_binding", "hwBinding none binds no machine; omit hwFingerprint or choose fixed");
   }
-  return { expiresAt, offlineDays, isTrial: input.isTrial, hwBinding, hwFingerprint };
 }

@@ -16,6 +16,7 @@ import { deactivateActivations } from "../activations/deactivate-activations.ts"
 import { publishEvents } from "../outbox/publish.ts";
 import { loadTemplate } from "../templates/load.ts";
 import { activeSigningKey } from "../templates/signing-keys.ts";
+import { refuseFingerprintWithoutBinding } from "./issue-terms.ts";
 import { authorizeIssuingCompany, loadLicense } from "./load.ts";
 import { toLicenseResponse } from "./mappers.ts";
 import { signLicense } from "./sign.ts";
@@ -142,6 +143,7 @@ export async function rebindLicense(
     assertNotRevoked(license);
     const hwBinding = reboundMode(license.hwBinding, input);
     const hwFingerprint = input.hwFingerprint ?? null;
+    refuseFingerprintWithoutBinding(hwBinding, hwFingerprint);
     const result = await resign(tx, deps, actor, license, { hwBinding, hwFingerprint }, "license.rebound");
     const data = {
       licenseId,
