@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_JSON_DEPTH, Timestamp, Uuid } from "./common.ts";
+import { estimableTotal, MAX_JSON_DEPTH, Timestamp, Uuid } from "./common.ts";
 import { MAX_CONFIG_JSON_LENGTH } from "./templates.ts";
 import { HwBinding } from "./license-token.ts";
 import { example } from "./examples.ts";
@@ -168,7 +168,7 @@ export const LicenseSearchQuery = z.object({
 export type LicenseSearchQuery = z.infer<typeof LicenseSearchQuery>;
 
 export const LicensePage = z
-  .object({ items: z.array(LicenseResponse), total: z.int(), page: z.int(), pageSize: z.int() })
+  .object({ items: z.array(LicenseResponse), ...estimableTotal, page: z.int(), pageSize: z.int() })
   .meta({ id: "LicensePage" });
 export type LicensePage = z.infer<typeof LicensePage>;
 
