@@ -149,7 +149,16 @@ describe.skipIf(!browserPath)("webhooks in the admin app", () => {
       await row.getByRole("button", { name: /^Details of the license.issued delivery/ }).click();
       const details = page.locator(`#delivery-${receiver!.received[0]!.deliveryId}`);
       await details.getByText("maintenance: try later").waitFor();
-      await details.getByText(state.license.licenseKey).waitFor();
+      // The payload as text: exactly the body the receiver got, and Copy gives those bytes.
+      const sent = receiver!.received[0]!.raw.toString("utf8");
+      const payload = details.locator("pre").first();
+      expect(await payload.textContent()).toBe(sent);
+      expect(sent).toContain(state.license.licenseKey);
+      await details.getByRole("switch", { name: "Indent for reading" }).check();
+      await until(() => payload.textContent()).toBe(JSON.stringify(JSON.parse(sent), null, 2));
+      await details.getByRole("button", { name: "Copy the payload" }).click();
+      await details.getByRole("button", { name: "Copied" }).waitFor();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(sent);
       await dismissNotifications(page);
       await expectAccessible(page);
       await screenshot(page, "webhook-deliveries");

@@ -72,7 +72,16 @@ export const InviteTokenParams = z.object({ token: Secret });
 export const AcceptInviteRequest = z
   .object({ token: Secret, password: Password })
   .meta({ id: "AcceptInviteRequest" });
-export const ForgotPasswordRequest = z.object({ email: Email }).meta({ id: "ForgotPasswordRequest" });
+// Any text: a malformed address is answered like an unknown one (204, no mail), so the answer never
+// depends on the address. Only a body without a string `email` is refused.
+export const ForgotPasswordRequest = z
+  .object({
+    email: z.string().meta({
+      description: "The account's address; one that is malformed or unknown gets the same 204 and no mail",
+      examples: [example.email],
+    }),
+  })
+  .meta({ id: "ForgotPasswordRequest" });
 export const ResetPasswordRequest = z
   .object({ token: Secret, newPassword: Password })
   .meta({ id: "ResetPasswordRequest" });

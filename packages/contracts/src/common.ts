@@ -33,6 +33,21 @@ export const IdParams = z.object({ id: Uuid });
  */
 export const EXACT_TOTAL_LIMIT = 1_000;
 
+/** The `total` and `totalIsEstimate` of a paged list whose total can be an estimate. */
+export const estimableTotal = {
+  total: z
+    .int()
+    .min(0)
+    .meta({
+      description: `The number of matches: exact up to ${EXACT_TOTAL_LIMIT.toLocaleString("en")}, the planner's estimate past that (see totalIsEstimate)`,
+      examples: [1],
+    }),
+  totalIsEstimate: z.boolean().meta({
+    description: `true when total is an estimate (more than ${EXACT_TOTAL_LIMIT.toLocaleString("en")} matches), false when it is a count`,
+    examples: [false],
+  }),
+};
+
 /** How deep any JSON input may nest: a request body, and a config, configSchema or defaults text. */
 export const MAX_JSON_DEPTH = 64;
 

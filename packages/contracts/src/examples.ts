@@ -41,4 +41,7 @@ export const example = {
   apiTokenSecret: "svc_pat_Ab3x9QkZ7mW2pL8vT4nR6yH1cJ5dF0gS9eU3bX7aK2o",
   apiTokenPrefix: "svc_pat_Ab3x9Q",
   webhookUrl: "https://crm.example.com/hooks/licensing",
+  /** The body of the license.issued delivery of this license, as sent (data's keys in the stored order). */
+  webhookPayload:
+    '{"event":"license.issued","occurredAt":"2026-09-21T14:13:20.000Z","data":{"companyId":"7c9e6679-7425-40de-944b-e07fc1f90ae7","expiresAt":"2027-09-21T14:13:20.000Z","licenseId":"3f1d2c4b-6a7e-4f80-9b1c-2d3e4f5a6b7c","licenseKey":"SVC-5CYM9-8QQMG-K0KAV-9MS6K-3SD8D","templateId":"0f8fad5b-d9cb-469f-a165-70867728950e"}}',
 } as const;

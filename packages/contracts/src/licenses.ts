@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_JSON_DEPTH, Timestamp, Uuid } from "./common.ts";
+import { estimableTotal, MAX_JSON_DEPTH, Timestamp, Uuid } from "./common.ts";
 import { MAX_CONFIG_JSON_LENGTH } from "./templates.ts";
 import { HwBinding } from "./license-token.ts";
 import { example } from "./examples.ts";
@@ -65,12 +65,45 @@ export const IssueLicenseRequest = z
   .meta({ id: "IssueLicenseRequest" });
 export type IssueLicenseRequest = z.infer<typeof IssueLicenseRequest>;
 
+/** One item of a bulk issue, as a caller sends it. */
+export const BulkIssueItem = z.object({ companyId: CompanyId, config: ItemConfigJson.nullish() });
+export type BulkIssueItem = z.output<typeof BulkIssueItem>;
+
+/**
+ * A bulk item that does not match BulkIssueItem (a companyId that is not a UUID, a config that is not a
+ * string, an item that is not an object): it fails in its own result row, not the request (decision 0042).
+ */
+export interface MalformedBulkItem {
+  malformed: true;
+  /** The item's companyId when it sent a string, for its result row; otherwise null. */
+  companyId: string | null;
+  /** What is wrong, by field of the item (`companyId`, `config`; empty: the item itself). */
+  problems: { path: string; message: string }[];
+}
+
+const stringAt = (value: unknown, key: string): string | null => {
+  const field = typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : null;
+  return typeof field === "string" ? field : null;
+};
+
+/** Each item is checked on its own: one that does not match becomes a MalformedBulkItem, never a 400. */
+const CheckedBulkItem = BulkIssueItem.transform((item): BulkIssueItem | MalformedBulkItem => item).catch(
+  (ctx): MalformedBulkItem => ({
+    malformed: true,
+    companyId: stringAt(ctx.value, "companyId"),
+    problems: (BulkIssueItem.safeParse(ctx.value).error?.issues ?? []).map((issue) => ({
+      path: issue.path.map(String).join("."),
+      message: issue.message,
+    })),
+  }),
+);
+
 export const BulkIssueRequest = z
   .object({
     templateId: TemplateId,
-    items: z
-      .array(z.object({ companyId: CompanyId, config: ItemConfigJson.nullish() }))
-      .meta({ description: `1..${BULK_MAX_ITEMS} items` }),
+    items: z.array(CheckedBulkItem).meta({
+      description: `1..${BULK_MAX_ITEMS} items. An item that does not match (a companyId that is not a UUID, a config that is not a string) fails in its own result row; the others are issued.`,
+    }),
     config: ConfigJson.nullish().meta({ description: "Used by items without their own config" }),
     expiresAt: Timestamp.nullish(),
     offlineDays: z.int().nullish(),
@@ -93,7 +126,13 @@ export type LicenseIssueResponse = z.infer<typeof LicenseIssueResponse>;
 
 export const BulkIssueResult = z
   .object({
-    companyId: z.string().meta({ examples: ["7c9e6679-7425-40de-944b-e07fc1f90ae7"] }),
+    companyId: z
+      .string()
+      .nullable()
+      .meta({
+        description: "The item's companyId as sent; null when the item had none that is a string",
+        examples: [example.companyId],
+      }),
     licenseId: LicenseId.nullable(),
     licenseKey: LicenseKey.nullable(),
     errorCode: z
@@ -168,7 +207,7 @@ export const LicenseSearchQuery = z.object({
 export type LicenseSearchQuery = z.infer<typeof LicenseSearchQuery>;
 
 export const LicensePage = z
-  .object({ items: z.array(LicenseResponse), total: z.int(), page: z.int(), pageSize: z.int() })
+  .object({ items: z.array(LicenseResponse), ...estimableTotal, page: z.int(), pageSize: z.int() })
   .meta({ id: "LicensePage" });
 export type LicensePage = z.infer<typeof LicensePage>;
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Timestamp, Uuid } from "./common.ts";
+import { estimableTotal, Timestamp, Uuid } from "./common.ts";
 import { example } from "./examples.ts";
 import { CompanyStatus } from "./companies.ts";
 import { LICENSE_PAGE_SIZE, LicenseStatus } from "./licenses.ts";
@@ -99,6 +99,6 @@ export const OperatorLicenseResponse = z
 export type OperatorLicenseResponse = z.infer<typeof OperatorLicenseResponse>;
 
 export const OperatorLicensePage = z
-  .object({ items: z.array(OperatorLicenseResponse), total: count, page: z.int(), pageSize: z.int() })
+  .object({ items: z.array(OperatorLicenseResponse), ...estimableTotal, page: z.int(), pageSize: z.int() })
   .meta({ id: "OperatorLicensePage" });
 export type OperatorLicensePage = z.infer<typeof OperatorLicensePage>;

@@ -23,7 +23,7 @@ export const WebhookEndpointResponse = z
   .meta({ id: "WebhookEndpointResponse", description: "The secret is never returned." });
 export type WebhookEndpointResponse = z.infer<typeof WebhookEndpointResponse>;
 
-/** The request body sent to an endpoint. */
+/** The request body sent to an endpoint (a delivery's `payload` is its exact text). */
 export const WebhookEnvelope = z
   .object({ event: WebhookEventType, occurredAt: Timestamp, data: z.record(z.string(), z.unknown()) })
   .meta({ id: "WebhookEnvelope" });
@@ -34,7 +34,12 @@ export const WebhookDeliveryResponse = z
     id: Uuid.meta({ description: "also sent as X-Service-Delivery and webhook-id" }),
     endpointId: Uuid,
     eventType: WebhookEventType,
-    payload: WebhookEnvelope,
+    payload: z.string().meta({
+      contentMediaType: "application/json",
+      description:
+        "The request body sent, exactly (UTF-8 text, the same bytes on every attempt): the JSON text of `{event, occurredAt, data}`. Both signatures are computed over this text, so a receiver's developer can check one against it.",
+      examples: [example.webhookPayload],
+    }),
     status: WebhookDeliveryStatus,
     attemptCount: z.int().meta({ examples: [1] }),
     responseStatusCode: z

@@ -18,6 +18,8 @@ export interface Column<T> {
 export interface Page<T> {
   items: readonly T[];
   total: number;
+  /** Whether `total` is an estimate (decision 0005); lists that always count leave it out. */
+  totalIsEstimate?: boolean;
 }
 
 /** Under a paged list: its noun ("licenses"), the page shown and how to go to another. */
@@ -66,7 +68,9 @@ export function DataTable<T>(props: DataTableProps<T>) {
         isPage(data) ? (
           <>
             <Rows {...props} rows={data.items} />
-            {paging && data.items.length > 0 && <Pager total={data.total} {...paging} />}
+            {paging && data.items.length > 0 && (
+              <Pager total={data.total} totalIsEstimate={data.totalIsEstimate} {...paging} />
+            )}
           </>
         ) : (
           <Rows {...props} rows={data} />

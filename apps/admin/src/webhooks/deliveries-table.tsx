@@ -1,5 +1,16 @@
 import type { WebhookDeliveryResponse } from "@licensing/contracts";
-import { Alert, Button, Code, Group, Paper, SimpleGrid, Text, Title } from "@mantine/core";
+import {
+  Alert,
+  Button,
+  Code,
+  CopyButton,
+  Group,
+  Paper,
+  SimpleGrid,
+  Switch,
+  Text,
+  Title,
+} from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useAction } from "../lib/action.tsx";
@@ -105,15 +116,49 @@ export function DeliveriesTable({ endpointId }: { endpointId: string }) {
   );
 }
 
+const wrapped = { whiteSpace: "pre-wrap", overflowWrap: "anywhere" } as const;
+
+/** The body as a receiver got it, or indented for reading; copying always gives the exact text. */
+function indented(payload: string): string {
+  try {
+    return JSON.stringify(JSON.parse(payload), null, 2);
+  } catch {
+    return payload;
+  }
+}
+
 function DeliveryDetails({ delivery }: { delivery: WebhookDeliveryResponse }) {
+  const [readable, setReadable] = useState(false);
   return (
     <SimpleGrid cols={{ base: 1, md: 2 }} py="xs">
       <div>
-        <Text fw={600} size="sm" mb={4}>
-          Payload
-        </Text>
-        <Code block>{JSON.stringify(delivery.payload, null, 2)}</Code>
+        <Group justify="space-between" mb={4} gap="xs">
+          <Text fw={600} size="sm">
+            Payload
+          </Text>
+          <Group gap="xs">
+            <Switch
+              size="xs"
+              label="Indent for reading"
+              checked={readable}
+              onChange={(event) => setReadable(event.currentTarget.checked)}
+            />
+            <CopyButton value={delivery.payload}>
+              {({ copied, copy }) => (
+                <Button size="xs" variant="default" onClick={copy}>
+                  {copied ? "Copied" : "Copy the payload"}
+                </Button>
+              )}
+            </CopyButton>
+          </Group>
+        </Group>
+        <Code block style={wrapped}>
+          {readable ? indented(delivery.payload) : delivery.payload}
+        </Code>
         <Text size="xs" c="dimmed" mt={4}>
+          {readable
+            ? "Indented here for reading; the body sent, and what Copy gives, is the exact text without it."
+            : "The exact body sent: both signatures are computed over this text."}{" "}
           Delivery id <Code>{delivery.id}</Code> (the X-Service-Delivery header)
         </Text>
       </div>
@@ -123,7 +168,7 @@ function DeliveryDetails({ delivery }: { delivery: WebhookDeliveryResponse }) {
           {delivery.responseStatusCode !== null && ` (status ${delivery.responseStatusCode})`}
         </Text>
         {delivery.responseBody ? (
-          <Code block style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>
+          <Code block style={wrapped}>
             {delivery.responseBody}
           </Code>
         ) : (

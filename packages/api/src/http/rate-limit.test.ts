@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { startTestApp } from "../testing/index.ts";
 import { needTool, tools } from "../testing/tools/index.ts";
 import { rateLimitKey } from "./rate-limit.ts";
@@ -18,6 +18,40 @@ describe("rate-limit keys", () => {
 
   it("has a key for a request without an address", () => {
     expect(rateLimitKey(undefined)).toBe("unknown");
+  });
+});
+
+describe("Retry-After on the rate limit's 429 (decision 0041)", () => {
+  it("is the seconds left in the client's one-minute window, 1 to 60, as RateLimit-Reset says", async () => {
+    const app = await startTestApp({ rateLimits: { client: 2 } });
+    // The limiter counts on the wall clock (express-rate-limit's store), so the test moves that clock.
+    const start = Date.now();
+    vi.useFakeTimers({ toFake: ["Date"], now: start });
+    try {
+      const client = await app.client();
+      const ask = async (at: number) => {
+        vi.setSystemTime(start + at);
+        const res = await client.get("/api/v1/client/public-key/SVC-NOPE");
+        const header = (name: string) => res.headers.get(name);
+        return { status: res.status, retryAfter: header("retry-after"), reset: header("ratelimit-reset") };
+      };
+      // The first request opens the window; the limit is used up at once.
+      expect((await ask(0)).status).toBe(404);
+      expect((await ask(0)).status).toBe(404);
+      const refusals = [];
+      for (const at of [0, 1_000, 45_000, 59_001]) refusals.push(await ask(at));
+      expect(refusals).toEqual([
+        { status: 429, retryAfter: "60", reset: "60" },
+        { status: 429, retryAfter: "59", reset: "59" },
+        { status: 429, retryAfter: "15", reset: "15" },
+        { status: 429, retryAfter: "1", reset: "1" },
+      ]);
+      // Waiting as long as it said is enough: the next window has begun.
+      expect(await ask(60_000)).toMatchObject({ status: 404, reset: "60" });
+    } finally {
+      vi.useRealTimers();
+      await app.close();
+    }
   });
 });
 

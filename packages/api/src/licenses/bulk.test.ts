@@ -1,3 +1,4 @@
+import type { BulkIssueResponse } from "@licensing/contracts";
 import { tables } from "@licensing/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { operations } from "../catalogue.ts";
@@ -40,7 +41,7 @@ const bulk = (
   client = admin,
   headers?: Record<string, string>,
 ) => client.api.licenses.bulkIssue({ body, ...(headers ? { headers } : {}) });
-/** A request the schema refuses, sent as it is. */
+/** A request the types refuse, sent as it is. */
 const bulkUntyped = (body: Record<string, unknown>) => admin.post(url, body);
 const getLicense = async (id: string) => (await admin.api.licenses.get({ params: { id } })).body;
 
@@ -124,7 +125,129 @@ describe("POST /panel/licenses/bulk", () => {
     );
   });
 
-  it("fails the whole batch for batch-level problems: template, expiry, binding, malformed items", async () => {
+  it("fails a malformed item in its own row with a precise error, and issues the others", async () => {
+    const child = await seedCompany(app, { parent: company });
+    const events = async () => await app.database.db.select().from(tables.outboxEvents);
+    const audit = async () => await app.database.db.select().from(tables.auditLog);
+    const before = {
+      licenses: await licenseCount(),
+      events: (await events()).length,
+      audit: (await audit()).length,
+    };
+    const items: unknown[] = [
+      { companyId: company.id },
+      { companyId: "x" },
+      { companyId: company.id, config: 42 },
+      null,
+      { config: "{}" },
+      { companyId: 7, config: { features: [] } },
+      "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+      { companyId: child.id, config: '{"features":["own"]}' },
+      { companyId: company.id, unknownField: "ignored, as before" },
+    ];
+    const res = await bulkUntyped({ templateId: template.id, items });
+    expect(res.status).toBe(200);
+    const body = res.json as BulkIssueResponse;
+    expect(body).toMatchObject({ requested: 9, succeeded: 3, failed: 6 });
+    const failed = (companyId: string | null, errorCode: string, errorMessage: string) => ({
+      companyId,
+      licenseId: null,
+      licenseKey: null,
+      errorCode,
+      errorMessage,
+    });
+    expect(body.results.slice(1, 7)).toEqual([
+      failed("x", "request.invalid", "companyId: Invalid UUID"),
+      failed(company.id, "license.invalid_config", "config: Invalid input: expected string, received number"),
+      failed(null, "request.invalid", "item: Invalid input: expected object, received null"),
+      failed(null, "request.invalid", "companyId: Invalid input: expected string, received undefined"),
+      failed(
+        null,
+        "request.invalid",
+        "companyId: Invalid input: expected string, received number; config: Invalid input: expected string, received object",
+      ),
+      failed(null, "request.invalid", "item: Invalid input: expected object, received string"),
+    ]);
+    const issued = [body.results[0]!, body.results[7]!, body.results[8]!];
+    expect(issued.map((r) => [r.companyId, r.errorCode])).toEqual([
+      [company.id, null],
+      [child.id, null],
+      [company.id, null],
+    ]);
+    expect(JSON.parse((await getLicense(issued[1]!.licenseId!)).config)).toMatchObject({ features: ["own"] });
+
+    // Exactly the three licenses, each with its event and audit row: nothing of the refused items.
+    const ids: unknown[] = issued.map((r) => r.licenseId);
+    expect(await licenseCount()).toBe(before.licenses + 3);
+    const after = { events: await events(), audit: await audit() };
+    expect(after.events).toHaveLength(before.events + 3);
+    expect(after.events.filter((e) => ids.includes(e.data.licenseId)).map((e) => e.eventType)).toEqual(
+      Array(3).fill("license.issued"),
+    );
+    expect(after.audit).toHaveLength(before.audit + 3);
+    expect(after.audit.filter((a) => ids.includes(a.entityId)).map((a) => a.action)).toEqual(
+      Array(3).fill("license.issued"),
+    );
+  });
+
+  it("answers a malformed item the same way on tRPC, and replays it for a repeated Idempotency-Key", async () => {
+    const body = { templateId: template.id, items: [{ companyId: company.id }, { companyId: "not-a-uuid" }] };
+    const before = await licenseCount();
+    // The typed input refuses such an item at compile time; a caller without types can still send it.
+    const mutate = (key: string) =>
+      admin.trpc.licenses.bulkIssue.mutate(body as never, {
+        context: { headers: { "idempotency-key": key } },
+      });
+    const first = await mutate("bulk-malformed");
+    expect(first).toMatchObject({ requested: 2, succeeded: 1, failed: 1 });
+    expect(first.results[1]).toEqual({
+      companyId: "not-a-uuid",
+      licenseId: null,
+      licenseKey: null,
+      errorCode: "request.invalid",
+      errorMessage: "companyId: Invalid UUID",
+    });
+    expect(await mutate("bulk-malformed")).toEqual(first);
+    const rest = await admin.post(url, body, { "idempotency-key": "bulk-malformed-rest" });
+    expect((rest.json as BulkIssueResponse).results[1]).toEqual(first.results[1]);
+    expect(await licenseCount()).toBe(before + 2);
+    const again = await admin.post(url, body, { "idempotency-key": "bulk-malformed-rest" });
+    expect(again.text).toBe(rest.text);
+    expect(await licenseCount()).toBe(before + 2);
+    const other = await admin.post(
+      url,
+      { ...body, items: [{ companyId: "x" }] },
+      {
+        "idempotency-key": "bulk-malformed-rest",
+      },
+    );
+    expect(other.error).toEqual(errorBody("idempotency.key_reused", 409));
+  });
+
+  it("refuses with 400 a request that is not a bulk issue, whatever its items", async () => {
+    const before = await licenseCount();
+    const bad = ["x", 7, null];
+    expect((await bulkUntyped({ templateId: template.id })).error).toEqual(errorBody("request.invalid", 400));
+    expect((await bulkUntyped({ templateId: template.id, items: "x" })).error).toEqual(
+      errorBody("request.invalid", 400),
+    );
+    expect((await bulkUntyped({ templateId: "x", items: [{ companyId: company.id }] })).error).toEqual(
+      errorBody("request.invalid", 400),
+    );
+    expect((await admin.post(url, [{ companyId: company.id }])).error).toEqual(
+      errorBody("request.invalid", 400),
+    );
+    expect((await bulkUntyped({ templateId: template.id, items: [], config: 42 })).error).toEqual(
+      errorBody("request.invalid", 400),
+    );
+    const tooMany = Array.from({ length: 201 }, (_, i) => bad[i % 3]);
+    expect((await bulkUntyped({ templateId: template.id, items: tooMany })).error).toEqual(
+      errorBody("license.bulk_too_large", 400),
+    );
+    expect(await licenseCount()).toBe(before);
+  });
+
+  it("fails the whole batch for batch-level problems: template, expiry, binding", async () => {
     const before = await licenseCount();
     const items = [{ companyId: company.id }];
     const unknown = await bulk({ templateId: "00000000-0000-4000-8000-000000000000", items });
@@ -133,9 +256,13 @@ describe("POST /panel/licenses/bulk", () => {
     expect(past.error).toEqual(errorBody("license.invalid_expiry", 400));
     const binding = await bulk({ templateId: template.id, items, hwBinding: "fixed" });
     expect(binding.error).toEqual(errorBody("license.invalid_binding", 400));
-    const malformed = await bulkUntyped({ templateId: template.id, items: [{ companyId: "x" }] });
-    expect(malformed.error).toEqual(errorBody("request.invalid", 400));
-    expect((await bulkUntyped({ templateId: template.id })).error).toEqual(errorBody("request.invalid", 400));
+    // Batch-level problems win over item-level ones: nothing is issued, no row is reported.
+    const both = await bulkUntyped({
+      templateId: template.id,
+      items: [{ companyId: "x" }],
+      hwBinding: "fixed",
+    });
+    expect(both.error).toEqual(errorBody("license.invalid_binding", 400));
     expect(await licenseCount()).toBe(before);
   });
 

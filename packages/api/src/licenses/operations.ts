@@ -26,7 +26,7 @@ export const licenseOperations = {
     path: base,
     summary: "Search licenses (newest first, paged)",
     description:
-      "Licenses the caller can see, newest first and paged; filters by company, template, status and `search` (a license key or its prefix, or part of a company name) combine. `total` is exact up to 1,000 matches and an estimate beyond. Any authenticated caller, within its visible companies (operators: all); it changes nothing.",
+      "Licenses the caller can see, newest first and paged; filters by company, template, status and `search` (a license key or its prefix, or part of a company name) combine. `total` is exact up to 1,000 matches and an estimate beyond, as `totalIsEstimate` says. Any authenticated caller, within its visible companies (operators: all); it changes nothing.",
     tags,
     auth: "authenticated",
     query: LicenseSearchQuery,

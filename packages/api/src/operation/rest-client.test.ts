@@ -125,6 +125,7 @@ describe("a typed REST client from the served OpenAPI document (docs/rest-client
     expect(licenseKey).toMatch(/^SVC-/);
     // Issued with every defaulted field left out: the server applied the defaults.
     expect(stdout).toMatch(new RegExp(`^found ${licenseKey} Active false \\d{4}-`, "m"));
+    expect(stdout).toMatch(/^exactly 1 matching$/m);
   }, 120_000);
 
   it("describes a defaulted field as optional in a request and present in a response", async () => {

@@ -45,7 +45,7 @@ export const operatorOperations = {
     path: "/panel/operator/licenses",
     summary: "Every license, newest first",
     description:
-      "Every license of the platform, newest first and paged, with its company's name and its template's product code; filters by status, template, company (that company's own licenses) and trial. `total` is exact up to 1,000 matches and an estimate beyond. Operators only; it changes nothing.",
+      "Every license of the platform, newest first and paged, with its company's name and its template's product code; filters by status, template, company (that company's own licenses) and trial. `total` is exact up to 1,000 matches and an estimate beyond, as `totalIsEstimate` says. Operators only; it changes nothing.",
     tags,
     auth: "authenticated",
     query: OperatorLicenseQuery,

@@ -42,7 +42,6 @@ export async function startWebhookReceiver(options: {
   secret: string;
   now: () => Date;
 }): Promise<WebhookReceiver> {
-  const standard = new Webhook(Buffer.from(options.secret, "utf8").toString("base64"));
   const received: ReceivedDelivery[] = [];
   const queue: Reaction[] = [];
   const overlaps: string[] = [];
@@ -63,14 +62,7 @@ export async function startWebhookReceiver(options: {
         raw,
         body: JSON.parse(raw.toString("utf8")),
         deliveryId,
-        verified: {
-          xServiceSignature: await verifyGithubStyle(
-            options.secret,
-            raw.toString("utf8"),
-            String(req.headers["x-service-signature"]),
-          ).catch(() => false),
-          standardWebhooks: verifyStandard(standard, raw, req.headers, options.now()),
-        },
+        verified: await verifySignatures(options.secret, raw.toString("utf8"), req.headers, options.now()),
         receivedAt: Date.now(),
       };
       const reaction = queue.shift() ?? { status: 200 };
@@ -119,14 +111,34 @@ export async function startWebhookReceiver(options: {
 }
 
 /**
+ * Both signatures of a delivery checked over `body` as a receiver would, with the libraries third parties
+ * use: `@octokit/webhooks-methods` for `X-Service-Signature: sha256=…`, `standardwebhooks` for
+ * `webhook-*` (given the base64 of the secret's UTF-8 bytes). `now` is the receiver's clock.
+ */
+export async function verifySignatures(
+  secret: string,
+  body: string,
+  headers: IncomingHttpHeaders,
+  now: Date,
+): Promise<ReceivedDelivery["verified"]> {
+  const standard = new Webhook(Buffer.from(secret, "utf8").toString("base64"));
+  return {
+    xServiceSignature: await verifyGithubStyle(secret, body, String(headers["x-service-signature"])).catch(
+      () => false,
+    ),
+    standardWebhooks: verifyStandard(standard, body, headers, now),
+  };
+}
+
+/**
  * `standardwebhooks` checks the timestamp against the wall clock (5 minutes of tolerance); the service
  * stamps with its own clock, which tests move. The receiver's clock is set to the service's for that
  * synchronous call only, as a receiver whose clock agrees with the service's would see it.
  */
-function verifyStandard(standard: Webhook, raw: Buffer, headers: IncomingHttpHeaders, now: Date): boolean {
+function verifyStandard(standard: Webhook, body: string, headers: IncomingHttpHeaders, now: Date): boolean {
   vi.useFakeTimers({ toFake: ["Date"], now });
   try {
-    standard.verify(raw.toString("utf8"), {
+    standard.verify(body, {
       "webhook-id": String(headers["webhook-id"]),
       "webhook-timestamp": String(headers["webhook-timestamp"]),
       "webhook-signature": String(headers["webhook-signature"]),

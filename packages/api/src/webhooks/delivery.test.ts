@@ -9,7 +9,7 @@ import {
   type TestApp,
   type TestClient,
 } from "../testing/index.ts";
-import { startWebhookReceiver, type WebhookReceiver } from "../testing/webhook-receiver.ts";
+import { startWebhookReceiver, verifySignatures, type WebhookReceiver } from "../testing/webhook-receiver.ts";
 
 const SECRET = "whsec-like-secret-1234567890";
 const TIMEOUT_MS = 400;
@@ -94,7 +94,7 @@ describe("delivery", () => {
         companyId: target.companyId,
       }),
     });
-    expect(got!.body).toEqual(pending!.payload);
+    expect(pending!.payload).toBe(got!.raw.toString("utf8"));
 
     const [done] = await deliveriesOf(id);
     expect(done).toMatchObject({
@@ -109,6 +109,41 @@ describe("delivery", () => {
     });
     expect((await getEndpoint(id)).lastDeliveryAt).toBe(app.clock.now().toISOString());
     expect(await dispatch()).toBe(0);
+  });
+
+  it("shows as payload the exact body the receiver got, byte for byte, and the signatures verify over it", async () => {
+    const hooks = await receiver();
+    const { id } = await endpoint(hooks.url, ["license.revoked"]);
+    const license = await issueLicense(op, target);
+    // Text JSON escapes, and characters of two, three and four UTF-8 bytes.
+    const reason = 'Refund "CASE-7" \\ back-office: café – ✓ 😀';
+    await op.api.licenses.revoke({ params: { id: license.id }, body: { reason } });
+    expect(await dispatch()).toBe(1);
+    const [got] = hooks.received;
+
+    const [rest] = await deliveriesOf(id);
+    const [trpc] = await op.trpc.webhooks.deliveries.query({ id });
+    expect(typeof rest!.payload).toBe("string");
+    expect(trpc!.payload).toBe(rest!.payload);
+    expect(Buffer.from(rest!.payload, "utf8").equals(got!.raw)).toBe(true);
+    expect(JSON.parse(rest!.payload)).toMatchObject({ event: "license.revoked", data: { reason } });
+    // What a receiver's developer does with the text the panel shows: check the signatures they received.
+    expect(await verifySignatures(SECRET, rest!.payload, got!.headers, app.clock.now())).toEqual({
+      xServiceSignature: true,
+      standardWebhooks: true,
+    });
+    // The same check fails on any other text, a re-serialisation of the same JSON included.
+    const reformatted = JSON.stringify(JSON.parse(rest!.payload), null, 2);
+    expect(await verifySignatures(SECRET, reformatted, got!.headers, app.clock.now())).toEqual({
+      xServiceSignature: false,
+      standardWebhooks: false,
+    });
+
+    // A retry sends the same bytes, and the payload stays the same text.
+    await replay(rest!.id);
+    await dispatch();
+    expect(hooks.received[1]!.raw.equals(got!.raw)).toBe(true);
+    expect((await deliveriesOf(id))[0]!.payload).toBe(rest!.payload);
   });
 
   it("a wrong secret fails both receiver-side checks (the checks can fail)", async () => {

@@ -6,6 +6,8 @@ import {
   type BulkIssueResponse,
   type IssueLicenseRequest,
   type LicenseIssueResponse,
+  type ErrorCode,
+  type MalformedBulkItem,
 } from "@licensing/contracts";
 import { recordAudit } from "../audit/record.ts";
 import type { Actor } from "../auth/actor.ts";
@@ -117,9 +119,33 @@ export async function issueLicense(
   });
 }
 
+type BulkResult = BulkIssueResponse["results"][number];
+
+const failedRow = (companyId: string | null, error: { code: string; message: string }): BulkResult => ({
+  companyId,
+  licenseId: null,
+  licenseKey: null,
+  errorCode: error.code,
+  errorMessage: error.message,
+});
+
 /**
- * POST /licenses/bulk: up to 200 licenses of one template. An item that fails (rights, archived
- * company, bad config) is reported in its row; the others are stored together in one transaction.
+ * The error of an item its schema refused (decision 0042): `license.invalid_config` when only its config
+ * is wrong, as for a config that is not valid JSON; otherwise `request.invalid`, as POST /licenses
+ * answers the same item. The message names each field, e.g. `companyId: Invalid UUID`.
+ */
+function malformedItemError(item: MalformedBulkItem): { code: ErrorCode; message: string } {
+  const onlyConfig = item.problems.every((p) => p.path === "config" || p.path.startsWith("config."));
+  return {
+    code: onlyConfig ? "license.invalid_config" : "request.invalid",
+    message: item.problems.map((p) => `${p.path || "item"}: ${p.message}`).join("; "),
+  };
+}
+
+/**
+ * POST /licenses/bulk: up to 200 licenses of one template. An item that fails (its shape, rights,
+ * archived company, bad config) is reported in its row; the others are stored together in one
+ * transaction.
  */
 export async function bulkIssueLicenses(
   deps: Deps,
@@ -136,8 +162,12 @@ export async function bulkIssueLicenses(
     const context = await loadIssueContext(tx, input.templateId);
     const terms = resolveIssueTerms(deps, context.template, input);
     const issued: NewLicense[] = [];
-    const results: BulkIssueResponse["results"] = [];
+    const results: BulkResult[] = [];
     for (const item of input.items) {
+      if ("malformed" in item) {
+        results.push(failedRow(item.companyId, malformedItemError(item)));
+        continue;
+      }
       try {
         await authorizeIssuingCompany(tx, actor, item.companyId);
         const license = prepareLicense(deps, context, terms, item.companyId, item.config ?? input.config);
@@ -151,13 +181,7 @@ export async function bulkIssueLicenses(
         });
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
-        results.push({
-          companyId: item.companyId,
-          licenseId: null,
-          licenseKey: null,
-          errorCode: error.code,
-          errorMessage: error.message,
-        });
+        results.push(failedRow(item.companyId, error));
       }
     }
     await storeLicenses(tx, deps, actor, issued);

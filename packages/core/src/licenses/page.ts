@@ -10,7 +10,7 @@ const newestFirst = [desc(l.issuedAt), desc(l.id)];
 /**
  * One page of the licenses matching `where`, newest first, read by `rows` (a `$dynamic()` select from
  * licenses, with whatever it joins). `total` is exact up to EXACT_TOTAL_LIMIT matches and an estimate past
- * it (decision 0005), never below the end of the page served.
+ * it (decision 0005, `totalIsEstimate`), never below the end of the page served.
  *
  * Deferred join: the page's ids come from an index-only scan (every licenses_by_*_issued index holds
  * issued_at, id and all filter columns), so a deep page skips its offset inside the index instead of
@@ -21,7 +21,7 @@ export async function licensePage<Q extends PgSelect>(
   where: SQL | undefined,
   page: { page: number; pageSize: number },
   rows: Q,
-): Promise<{ rows: Q["_"]["result"]; total: number }> {
+): Promise<{ rows: Q["_"]["result"]; total: number; totalIsEstimate: boolean }> {
   const offset = (page.page - 1) * page.pageSize;
   const pageIds = deps.db
     .select({ id: l.id })
@@ -43,5 +43,9 @@ export async function licensePage<Q extends PgSelect>(
         .where(where),
     ),
   ]);
-  return { rows: read, total: Math.max(total, read.length ? offset + read.length : 0) };
+  return {
+    rows: read,
+    total: Math.max(total.total, read.length ? offset + read.length : 0),
+    totalIsEstimate: total.isEstimate,
+  };
 }

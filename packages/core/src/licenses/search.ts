@@ -91,7 +91,7 @@ export async function searchLicenses(
   if (query.companyId) await assertCompanyFilterInScope(deps.db, actor, query.companyId);
   const scope = await visibleCompanyScope(deps.db, actor);
   const search = query.search ? await searchCondition(deps, scope, query.search) : undefined;
-  const empty = { items: [], total: 0, page: query.page, pageSize: query.pageSize };
+  const empty = { items: [], total: 0, totalIsEstimate: false, page: query.page, pageSize: query.pageSize };
   if (search === null) return empty;
   const where = and(
     // A companyId filter has been checked against the scope already.
@@ -100,10 +100,16 @@ export async function searchLicenses(
     status ? statusCondition(status, now) : undefined,
     search,
   );
-  const { rows, total } = await licensePage(deps, where, query, deps.db.select().from(l).$dynamic());
+  const { rows, total, totalIsEstimate } = await licensePage(
+    deps,
+    where,
+    query,
+    deps.db.select().from(l).$dynamic(),
+  );
   return {
     ...empty,
     items: rows.map((row) => toLicenseResponse(row, now)),
     total,
+    totalIsEstimate,
   };
 }

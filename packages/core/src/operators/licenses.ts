@@ -30,7 +30,7 @@ export async function listAllLicenses(
     status ? statusCondition(status, now) : undefined,
     query.trial === undefined ? undefined : eq(l.isTrial, query.trial),
   );
-  const { rows, total } = await licensePage(
+  const { rows, total, totalIsEstimate } = await licensePage(
     deps,
     where,
     query,
@@ -61,6 +61,7 @@ export async function listAllLicenses(
       revokedAt: license.revokedAt?.toISOString() ?? null,
     })),
     total,
+    totalIsEstimate,
     page: query.page,
     pageSize: query.pageSize,
   };

@@ -5,6 +5,7 @@ import { sealedAt } from "../crypto/sealed-columns.ts";
 import type { Deps } from "../deps.ts";
 import { rowsOf } from "../sql-rows.ts";
 import { resolvePublicAddresses } from "./address-guard.ts";
+import { envelopeBytes, type DeliveryPayload } from "./envelope.ts";
 import { isSuccess, nextAttemptAfterFailure } from "./retry-policy.ts";
 import { postOnce, type SendResult } from "./send.ts";
 import { signatureHeaders } from "./signatures.ts";
@@ -20,7 +21,7 @@ export interface ClaimedDelivery {
   leaseToken: string;
   endpointId: string;
   eventType: string;
-  payload: { event: string; occurredAt: string; data: Record<string, unknown> };
+  payload: DeliveryPayload;
   attemptCount: number;
   url: string;
   secretSealed: string;
@@ -71,12 +72,6 @@ interface ClaimedRow {
   attempt_count: number;
   url: string;
   secret_sealed: string;
-}
-
-/** The exact bytes sent for a delivery: the envelope, its members in the spec's order. */
-export function envelopeBytes(payload: ClaimedDelivery["payload"]): Buffer {
-  const { event, occurredAt, data } = payload;
-  return Buffer.from(JSON.stringify({ event, occurredAt, data }), "utf8");
 }
 
 /** One attempt: checks where the URL leads now (DNS can change), signs and sends. Never throws. */

@@ -14,9 +14,9 @@ export {
   sendDelivery,
   saveOutcome,
   dispatchDueDeliveries,
-  envelopeBytes,
   type ClaimedDelivery,
   type DispatchOptions,
 } from "./dispatch.ts";
+export { envelopeBytes, envelopeText, type DeliveryPayload } from "./envelope.ts";
 export { isForbiddenAddress } from "./address-guard.ts";
 export { RETRY_DELAYS_MS, MAX_ATTEMPTS } from "./retry-policy.ts";

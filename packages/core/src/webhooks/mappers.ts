@@ -4,6 +4,7 @@ import type {
   WebhookEventType,
 } from "@licensing/contracts";
 import type { WebhookDeliveryRow, WebhookEndpointRow } from "@licensing/db";
+import { envelopeText } from "./envelope.ts";
 
 /** The endpoint as the API shows it: never its secret. */
 export const toEndpointResponse = (row: WebhookEndpointRow): WebhookEndpointResponse => ({
@@ -20,7 +21,7 @@ export const toDeliveryResponse = (row: WebhookDeliveryRow): WebhookDeliveryResp
   id: row.id,
   endpointId: row.endpointId,
   eventType: row.eventType as WebhookEventType,
-  payload: row.payload as WebhookDeliveryResponse["payload"],
+  payload: envelopeText(row.payload),
   status: row.status,
   attemptCount: row.attemptCount,
   responseStatusCode: row.responseStatusCode,
