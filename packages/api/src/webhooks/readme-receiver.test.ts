@@ -42,10 +42,10 @@ beforeAll(async () => {
     stdio: ["ignore", "pipe", "inherit"],
   });
   // Polls until the example listens; the bound only stops a hang.
-  await vi.waitFor(
-    () => fetch(`http://127.0.0.1:${port}/`, { method: "POST", body: "{}" }),
-    { timeout: 30_000, interval: 100 },
-  );
+  await vi.waitFor(() => fetch(`http://127.0.0.1:${port}/`, { method: "POST", body: "{}" }), {
+    timeout: 30_000,
+    interval: 100,
+  });
 });
 afterAll(async () => {
   child?.kill();
