@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
+import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -47,6 +49,32 @@ const login = (url: string, email: string, password: string) =>
     body: JSON.stringify({ email, password }),
   });
 
+/**
+ * A sign-in sent as `Expect: 100-continue`: `accepted` resolves when the server has read the headers (it
+ * answers 100 Continue), and the body leaves only at `sendBody()`.
+ */
+function loginInTwoSteps(url: string, email: string, password: string) {
+  const body = JSON.stringify({ email, password });
+  const req = request(`${url}/api/v1/panel/auth/login`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(body),
+      expect: "100-continue",
+    },
+  });
+  const status = new Promise<number | undefined>((resolve, reject) => {
+    req.on("response", (res) => {
+      res.resume();
+      resolve(res.statusCode);
+    });
+    req.on("error", reject);
+  });
+  const accepted = once(req, "continue");
+  req.flushHeaders();
+  return { accepted, status, sendBody: () => req.end(body) };
+}
+
 // An embedded start loads PGlite's WebAssembly and, on a new directory, runs initdb: tens of seconds on a
 // loaded 2-core machine (docs/performance.md), hence the long timeouts.
 describe("npm start (scripts/start.mjs)", { timeout: 150_000 }, () => {
@@ -62,16 +90,19 @@ describe("npm start (scripts/start.mjs)", { timeout: 150_000 }, () => {
       (await login(server.url, operator.BOOTSTRAP_OPERATOR_EMAIL, operator.BOOTSTRAP_OPERATOR_PASSWORD))
         .status,
     ).toBe(200);
-    // A request in flight when SIGTERM arrives still gets its answer.
-    const inFlight = login(
+    // A request in flight when SIGTERM arrives still gets its answer. In flight for sure, whatever the
+    // timing: the server has read its headers (it said 100 Continue) and cannot answer before its body,
+    // which is sent only after the signal.
+    const inFlight = loginInTwoSteps(
       server.url,
       operator.BOOTSTRAP_OPERATOR_EMAIL,
       operator.BOOTSTRAP_OPERATOR_PASSWORD,
     );
-    await new Promise((r) => setTimeout(r, 5));
+    await inFlight.accepted;
     const exited = exitCode(server.child);
     server.child.kill("SIGTERM");
-    expect((await inFlight).status).toBe(200);
+    inFlight.sendBody();
+    expect(await inFlight.status).toBe(200);
     expect(await exited).toBe(0);
     expect(server.output()).toContain("shutting down");
   });

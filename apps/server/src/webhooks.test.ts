@@ -11,7 +11,10 @@ import { parseEnv } from "./env.ts";
 import { startServer } from "./server.ts";
 
 describe("the server's webhook worker", () => {
-  it("sends a delivery within a second of the commit and a replay at once, with the poll an hour away", async () => {
+  // The poll is an hour away and ran once, at start, before any delivery existed; the test ends long before
+  // the next. So a delivery and a replay that arrive at all were sent because their commits woke the worker
+  // (NOTIFY), whatever the machine's speed: the waits below only bound a hang.
+  it("sends a delivery at its commit and a replay at once, woken by NOTIFY with the poll an hour away", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "licensing-webhooks-"));
     const database = await createTestDatabase();
     const clock = createManualClock(new Date());
@@ -49,21 +52,17 @@ describe("the server's webhook worker", () => {
         })
       ).body;
 
-      let started = Date.now();
       expect(
         (await operator.api.licenses.issue({ body: { companyId: company.id, templateId: template.id } }))
           .status,
       ).toBe(201);
-      const [first] = await hooks.waitFor(1, 1_000);
-      expect(Date.now() - started).toBeLessThan(1_000);
+      const [first] = await hooks.waitFor(1);
       expect(first!.verified).toEqual({ xServiceSignature: true, standardWebhooks: true });
 
-      started = Date.now();
       expect((await operator.api.webhooks.replay({ params: { deliveryId: first!.deliveryId } })).status).toBe(
         204,
       );
-      const [, again] = await hooks.waitFor(2, 1_000);
-      expect(Date.now() - started).toBeLessThan(1_000);
+      const [, again] = await hooks.waitFor(2);
       expect(again!.deliveryId).toBe(first!.deliveryId);
       const deliveries = await operator.api.webhooks.deliveries({ params: { id: endpoint.id } });
       expect(deliveries.body).toMatchObject([

@@ -114,6 +114,11 @@ export interface DepsOptions {
   sessions?: Partial<SessionSettings> | undefined;
   /** Argon2 cost; defaults to the library's (OWASP baseline). */
   passwordHashing?: PasswordHashParams | undefined;
+  /**
+   * The password hasher; defaults to one with `passwordHashing`'s cost. Tests pass one whose Argon2
+   * computations they count (decision 0044).
+   */
+  passwords?: PasswordHasher | undefined;
   /** CLIENT_SIGNATURE_MIN_VERSION (default v1). */
   clientSignatureMinVersion?: SignatureVersion | undefined;
 }
@@ -137,7 +142,7 @@ export function createDeps(options: DepsOptions): Deps {
       sessions: { ...defaultSessionSettings, ...options.sessions },
     },
     secrets,
-    passwords: createPasswordHasher(options.passwordHashing),
+    passwords: options.passwords ?? createPasswordHasher(options.passwordHashing),
     signingKeys: createSigningKeyCache(secrets),
     configValidators: createConfigValidators(),
     activations: createActivationState({ db, telemetryDb, clock }),

@@ -33,7 +33,13 @@ export {
   type SignatureVersion,
 } from "./crypto/request-signature.ts";
 export { V1_NOTICE_INTERVAL_MS, type ClientSignatures } from "./crypto/signature-notices.ts";
-export { hashPassword } from "./crypto/password.ts";
+export {
+  argon2,
+  createPasswordHasher,
+  hashPassword,
+  type Argon2,
+  type PasswordHasher,
+} from "./crypto/password.ts";
 export { createMailer, REMOVED_SECRET, type Mail, type Mailer } from "./mail/mailer.ts";
 export { purgeMailOutbox, MAIL_OUTBOX_RETENTION_MS } from "./mail/outbox-retention.ts";
 export { recordAudit } from "./audit/record.ts";

@@ -23,6 +23,8 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const TYPES: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css" };
 const browserPath = needTool(tools.browser, "the desktop sample's renderer tests");
+// expect.poll gives up after one second by default, no bound for a loaded machine; this only bounds a hang.
+const PATIENCE = { timeout: 15_000 };
 
 let outDir: string;
 let server: Server;
@@ -241,7 +243,7 @@ describe.skipIf(!browserPath)("GracePeriod", () => {
     expect(await page.getByTestId("export-button").isEnabled()).toBe(true);
 
     await push(page, views.expired);
-    await expect.poll(() => page.getByTestId("status-badge").textContent()).toBe("Expired");
+    await expect.poll(() => page.getByTestId("status-badge").textContent(), PATIENCE).toBe("Expired");
     expect(await countdown.count()).toBe(0);
     await page.context().close();
   });
@@ -338,7 +340,7 @@ describe.skipIf(!browserPath)("the QA panel", () => {
 
     // The main process answers with the new state: offline, clock moved.
     await push(page, views.grace);
-    await expect.poll(() => page.getByTestId("clock-offset").textContent()).toBe("+7 d 1 h");
+    await expect.poll(() => page.getByTestId("clock-offset").textContent(), PATIENCE).toBe("+7 d 1 h");
     expect(await panel.getByRole("radio", { name: "Offline" }).isChecked()).toBe(true);
     await screenshot(page, "qa-panel");
     await page.context().close();

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { tables } from "@licensing/db";
-import { auth, DAY, HOUR, MINUTE } from "@licensing/core";
+import { argon2, auth, createPasswordHasher, DAY, HOUR, MINUTE, type Argon2 } from "@licensing/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMember, MEMBER_PASSWORD } from "../testing/fixtures.ts";
 import type { operations } from "../catalogue.ts";
@@ -14,9 +14,16 @@ import {
   type TestClient,
 } from "../testing/index.ts";
 
+/** The Argon2 computations of the app's password hasher, counted (decision 0044). */
+const argon2Runs = { hash: 0, verify: 0 };
+const countedArgon2: Argon2 = {
+  hash: (password, params) => (argon2Runs.hash++, argon2.hash(password, params)),
+  verify: (storedHash, password) => (argon2Runs.verify++, argon2.verify(storedHash, password)),
+};
+
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp({ trustProxy: 1 });
+  app = await startTestApp({ trustProxy: 1, passwords: createPasswordHasher({}, countedArgon2) });
 });
 afterAll(() => app.close());
 
@@ -73,6 +80,23 @@ describe("POST /panel/auth/login", () => {
     });
     expect(unknown.error).toEqual(wrong.error);
     expect(client.cookie).toBeUndefined();
+  });
+
+  // Equal work shown by counting it, not by timing it: a sign-in with an unknown email runs one Argon2
+  // verification (against a stand-in hash), as one with a wrong or a right password does.
+  it("runs one Argon2 verification for an unknown email, as for a known one", async () => {
+    const client = await app.client();
+    const argon2Work = async (email: string, password: string, status: number) => {
+      const before = { ...argon2Runs };
+      expect((await client.api.auth.login({ body: { email, password } })).status).toBe(status);
+      return { hash: argon2Runs.hash - before.hash, verify: argon2Runs.verify - before.verify };
+    };
+    // The stand-in hash is made once, at the first unknown email this app sees.
+    await argon2Work("first-stranger@example.com", "whatever1", 401);
+    const oneVerification = { hash: 0, verify: 1 };
+    expect(await argon2Work("stranger@example.com", "whatever1", 401)).toEqual(oneVerification);
+    expect(await argon2Work(OPERATOR.email, "not-the-password", 401)).toEqual(oneVerification);
+    expect(await argon2Work(OPERATOR.email, OPERATOR.password, 200)).toEqual(oneVerification);
   });
 
   it("names the offending field of a malformed body", async () => {

@@ -74,6 +74,8 @@ export interface TestAppOptions {
   database?: TestDatabase;
   /** The master key sealing signing keys; apps sharing a database need the same one. */
   masterKey?: Buffer;
+  /** The password hasher, e.g. one whose Argon2 computations the test counts (decision 0044). */
+  passwords?: DepsOptions["passwords"];
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -96,6 +98,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
     analytics: options.analytics,
     sessions: options.sessions,
+    passwords: options.passwords,
   });
   await bootstrapOperator(deps, OPERATOR);
   const app = createApp({

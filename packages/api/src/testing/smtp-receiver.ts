@@ -12,8 +12,17 @@ export interface ReceivedMail {
 export interface SmtpReceiver {
   url: string;
   messages: ReceivedMail[];
-  /** Resolves with the next mail to `to` (already received or still to come). */
+  /**
+   * Resolves with the next mail to `to` (already received or still to come), or rejects after `timeoutMs`
+   * (20 s by default): a bound on a hang, never a claim about speed.
+   */
   waitFor(to: string, timeoutMs?: number): Promise<ReceivedMail>;
+  /**
+   * Leaves every mail from now on unanswered after its data (the sender waits for the 250) until the
+   * returned function is called; `held()` counts the mails waiting. Shows what does not wait for SMTP.
+   */
+  hold(): () => void;
+  held(): number;
   close(): Promise<void>;
 }
 
@@ -21,6 +30,7 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
   const messages: ReceivedMail[] = [];
   const taken = new Set<ReceivedMail>();
   const waiters: Array<() => void> = [];
+  let holding: Array<() => void> | undefined;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
@@ -29,14 +39,18 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("end", () => {
-        messages.push(
-          parseMessage(
-            Buffer.concat(chunks).toString("utf8"),
-            session.envelope.rcptTo.map((r) => r.address),
-          ),
-        );
-        waiters.splice(0).forEach((wake) => wake());
-        callback();
+        const accept = () => {
+          messages.push(
+            parseMessage(
+              Buffer.concat(chunks).toString("utf8"),
+              session.envelope.rcptTo.map((r) => r.address),
+            ),
+          );
+          waiters.splice(0).forEach((wake) => wake());
+          callback();
+        };
+        if (holding) holding.push(accept);
+        else accept();
       });
     },
   });
@@ -51,7 +65,7 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,
-    async waitFor(to, timeoutMs = 5000) {
+    async waitFor(to, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const found = take(to);
@@ -63,6 +77,14 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
         });
       }
     },
+    hold() {
+      const held = (holding ??= []);
+      return () => {
+        if (holding === held) holding = undefined;
+        held.splice(0).forEach((accept) => accept());
+      };
+    },
+    held: () => holding?.length ?? 0,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -26,10 +26,15 @@ export interface WebhookReceiver {
   received: ReceivedDelivery[];
   /** Reactions for the next requests, in order; when empty the receiver answers 200. */
   queue: Reaction[];
-  /** Resolves once `count` deliveries have arrived (or rejects after `timeoutMs`). */
+  /**
+   * Resolves once `count` deliveries have arrived, or rejects after `timeoutMs` (20 s by default): a bound
+   * on a hang, never a claim about speed.
+   */
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedDelivery[]>;
   /** Deliveries whose id arrived while an earlier request with the same id was still unanswered. */
   overlaps: string[];
+  /** Deliveries left unanswered (`hang`) whose connection the sender closed: it gave up waiting. */
+  abandoned: string[];
   close(): Promise<void>;
 }
 
@@ -45,9 +50,11 @@ export async function startWebhookReceiver(options: {
   const received: ReceivedDelivery[] = [];
   const queue: Reaction[] = [];
   const overlaps: string[] = [];
+  const abandoned: string[] = [];
   const inFlight = new Set<string>();
   const waiters: (() => void)[] = [];
   const hanging: ServerResponse[] = [];
+  let closing = false;
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -74,7 +81,10 @@ export async function startWebhookReceiver(options: {
       for (const wake of waiters.splice(0)) wake();
       if ("hang" in reaction) {
         hanging.push(res);
-        res.on("close", () => inFlight.delete(deliveryId));
+        res.on("close", () => {
+          inFlight.delete(deliveryId);
+          if (!closing) abandoned.push(deliveryId);
+        });
       } else if ("delayMs" in reaction) setTimeout(() => answer(reaction.status), reaction.delayMs);
       else answer(reaction.status, reaction.body, reaction.headers);
     });
@@ -87,7 +97,8 @@ export async function startWebhookReceiver(options: {
     received,
     queue,
     overlaps,
-    async waitFor(count, timeoutMs = 10_000) {
+    abandoned,
+    async waitFor(count, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
       while (received.length < count) {
         const left = deadline - Date.now();
@@ -103,6 +114,7 @@ export async function startWebhookReceiver(options: {
       return received;
     },
     async close() {
+      closing = true;
       for (const res of hanging) res.destroy();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

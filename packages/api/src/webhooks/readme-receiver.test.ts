@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { webhooks } from "@licensing/core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createLicensedCompany, issueLicense, startTestApp, type TestApp } from "../testing/index.ts";
 
 /** The receiver example of the README's Webhooks section, run as written against real deliveries. */
@@ -41,15 +41,11 @@ beforeAll(async () => {
     env: { ...process.env, WEBHOOK_SECRET: SECRET, PORT: String(port) },
     stdio: ["ignore", "pipe", "inherit"],
   });
-  for (let i = 0; i < 100; i++) {
-    const up = await fetch(`http://127.0.0.1:${port}/`, { method: "POST", body: "{}" }).then(
-      () => true,
-      () => false,
-    );
-    if (up) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("the README receiver did not start");
+  // Polls until the example listens; the bound only stops a hang.
+  await vi.waitFor(() => fetch(`http://127.0.0.1:${port}/`, { method: "POST", body: "{}" }), {
+    timeout: 30_000,
+    interval: 100,
+  });
 });
 afterAll(async () => {
   child?.kill();
@@ -76,7 +72,7 @@ describe("the README's receiver example", () => {
     const [rejected] = await deliveries(bad.body.id);
     expect(accepted).toMatchObject({ status: "Succeeded", responseStatusCode: 204 });
     expect(rejected).toMatchObject({ status: "Pending", responseStatusCode: 401 });
-    await new Promise((r) => setTimeout(r, 100));
-    expect(output.join("")).toContain(license.id);
+    // It logs before answering; its output reaches this process through a pipe, at no set time.
+    await vi.waitFor(() => expect(output.join("")).toContain(license.id), { timeout: 20_000 });
   });
 });

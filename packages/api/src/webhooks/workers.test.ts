@@ -1,9 +1,10 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { createDeps, createManualClock, sealedAt, webhooks, type Deps } from "@licensing/core";
 import { createDatabase, tables, type Database } from "@licensing/db";
+import { sql } from "drizzle-orm";
 import { createTestDatabase, type TestDatabase } from "@licensing/db/testing";
 import { pino } from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startWebhookReceiver, type WebhookReceiver } from "../testing/webhook-receiver.ts";
 
 /**
@@ -100,6 +101,9 @@ describe("two workers over one database", () => {
     hooks.received.length = 0;
   }, 120_000);
 
+  // What this proves, without timing: A sends only when woken (no poll), so the delivery arriving at all
+  // means B's commit woke A's listener; and a wake-up while B's transaction is still open finds nothing,
+  // since NOTIFY leaves only at the commit.
   it("a commit on one instance notifies another's listener at the commit (LISTEN/NOTIFY)", async () => {
     await addEndpoint(["license.revoked"]);
     // Instance A dispatches only when notified (the server wires its dispatcher job the same way).
@@ -108,21 +112,29 @@ describe("two workers over one database", () => {
       woken.push(webhooks.dispatchDueDeliveries(a));
     });
     try {
-      await new Promise((r) => setTimeout(r, 200));
-      const started = Date.now();
       await b.db.transaction(async (tx) => {
         await tx.insert(tables.outboxEvents).values({
           eventType: "license.revoked",
           data: { licenseId: "l", licenseKey: "k", reason: null, revokedAt: clock.now().toISOString() },
           occurredAt: clock.now(),
         });
-        await new Promise((r) => setTimeout(r, 300));
-        // Not before the commit: the rows would not be visible yet.
-        expect(woken).toHaveLength(0);
+        if (second) {
+          // A notification sent and committed after the insert reaches the listener after any the insert
+          // had sent: once it has arrived, a NOTIFY of the insert's would have too. It wakes A, which
+          // finds no delivery to send: the transaction's rows are not visible yet.
+          await a.db.execute(sql`select pg_notify(${webhooks.WAKE_CHANNEL}, '')`);
+          await vi.waitFor(() => expect(woken).toHaveLength(1), { timeout: 20_000 });
+          expect(await woken[0]).toBe(0);
+        } else {
+          // PGlite hands a notification to its listeners (as microtasks) while reading the answer of the
+          // statement that committed it, so one sent by the insert would have been heard by now.
+          await tx.execute(sql`select 1`);
+          expect(woken).toHaveLength(0);
+        }
       });
-      const [got] = await hooks.waitFor(1, 1_000);
+      const [got] = await hooks.waitFor(1);
       expect(got!.headers["x-service-event"]).toBe("license.revoked");
-      expect(Date.now() - started).toBeLessThan(1_300);
+      expect(await Promise.all(woken)).toEqual(second ? [0, 1] : [1]);
     } finally {
       await unlisten();
       await Promise.all(woken);

@@ -113,7 +113,7 @@ describe("LicenseClientCore over memory storage", () => {
     storage.state = "owned by the next client";
     now.at += 10 * 60_000;
     expect(client.status).toBe("Active");
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await queuedWrites();
     expect(storage.state).toBe("owned by the next client");
   });
 });

@@ -121,7 +121,7 @@ export async function activate(
   input: ActivateRequest,
   request: RequestInfo,
 ): Promise<ActivateResponse> {
-  const startedAt = performance.now();
+  const startedAt = deps.activations.activateLatency.now();
   const licenseKey = normalizeLicenseKey(input.licenseKey);
   const fingerprint = input.hwFingerprint ?? null;
   const machineName = input.machineName ?? null;

@@ -13,7 +13,7 @@ import { issueMarker } from "./marker.ts";
  * Only when it matches nothing does a second query say why.
  */
 export async function heartbeat(deps: Deps, input: ActivationRequest): Promise<HeartbeatResponse> {
-  const startedAt = performance.now();
+  const startedAt = deps.activations.heartbeatLatency.now();
   const licenseKey = normalizeLicenseKey(input.licenseKey);
   const beat = licenseKey
     ? await deps.activations.heartbeats.beat(input.activationId, licenseKey)

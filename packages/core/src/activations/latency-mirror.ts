@@ -1,5 +1,14 @@
 import { setTimeout as sleep } from "node:timers/promises";
 
+/** Where a `LatencyMirror` reads elapsed time and waits: the wall clock, or (tests) a manual one. */
+export interface Stopwatch {
+  /** Milliseconds from an arbitrary origin. */
+  now(): number;
+  sleep(ms: number): Promise<unknown>;
+}
+
+const wallClock: Stopwatch = { now: () => performance.now(), sleep: (ms) => sleep(ms) };
+
 /**
  * Makes "unknown license key" answers take as long as real work does, so response times do not tell
  * which keys exist. It tracks a moving average of successful calls (wall-clock time: this is about
@@ -8,12 +17,20 @@ import { setTimeout as sleep } from "node:timers/promises";
 export class LatencyMirror {
   private averageMs: number;
 
-  constructor(initialMs: number) {
+  constructor(
+    initialMs: number,
+    private readonly stopwatch: Stopwatch = wallClock,
+  ) {
     this.averageMs = initialMs;
   }
 
+  /** Where calls read their start time (`startedAt`). */
+  now(): number {
+    return this.stopwatch.now();
+  }
+
   recordSuccess(startedAt: number) {
-    const elapsed = performance.now() - startedAt;
+    const elapsed = this.stopwatch.now() - startedAt;
     // Ignore outliers (a cold cache, a GC pause) so one slow call does not slow every failure.
     if (elapsed < this.averageMs * 5) this.averageMs = this.averageMs * 0.9 + elapsed * 0.1;
   }
@@ -21,7 +38,7 @@ export class LatencyMirror {
   /** Waits until a failure that began at `startedAt` has taken as long as a typical success. */
   async padFailure(startedAt: number) {
     const target = this.averageMs * (0.9 + Math.random() * 0.2);
-    const remaining = target - (performance.now() - startedAt);
-    if (remaining > 1) await sleep(remaining);
+    const remaining = target - (this.stopwatch.now() - startedAt);
+    if (remaining > 1) await this.stopwatch.sleep(remaining);
   }
 }
