@@ -53,12 +53,20 @@ describe("LatencyMirror", () => {
     }
   });
 
-  it("ignores a success five times slower than the average", async () => {
+  it("counts a success far slower than the average as twice the average: a tenth more at most", async () => {
     const { success, failure } = mirrorOf(20);
     success(1000);
     const total = await failure(0);
-    expect(total).toBeGreaterThanOrEqual(18);
-    expect(total).toBeLessThanOrEqual(22);
+    expect(total).toBeGreaterThanOrEqual(0.9 * 22);
+    expect(total).toBeLessThanOrEqual(1.1 * 22);
+  });
+
+  it("follows a machine where every success is far slower than the initial guess", async () => {
+    const { success, failure } = mirrorOf(5);
+    for (let i = 0; i < 100; i++) success(30);
+    const total = await failure(0);
+    expect(total).toBeGreaterThanOrEqual(0.9 * 29);
+    expect(total).toBeLessThanOrEqual(1.1 * 30);
   });
 
   it("does not delay a failure that already took as long as a success", async () => {

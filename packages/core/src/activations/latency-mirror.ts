@@ -31,8 +31,10 @@ export class LatencyMirror {
 
   recordSuccess(startedAt: number) {
     const elapsed = this.stopwatch.now() - startedAt;
-    // Ignore outliers (a cold cache, a GC pause) so one slow call does not slow every failure.
-    if (elapsed < this.averageMs * 5) this.averageMs = this.averageMs * 0.9 + elapsed * 0.1;
+    // A slow call (a cold cache, a GC pause) counts as at most twice the average: one outlier moves the
+    // average by a tenth at most, yet a machine slower than the initial guess is still followed (ignoring
+    // such calls instead would pin the average to the guess there, and unknown keys would answer faster).
+    this.averageMs = this.averageMs * 0.9 + Math.min(elapsed, this.averageMs * 2) * 0.1;
   }
 
   /** Waits until a failure that began at `startedAt` has taken as long as a typical success. */
