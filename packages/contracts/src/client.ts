@@ -171,21 +171,17 @@ export const ActivationResponse = z
     activatedAt: Timestamp,
     lastHeartbeatAt: Timestamp.nullable(),
     deactivatedAt: Timestamp.nullable(),
-    componentKinds: z
-      .array(z.string())
-      .meta({
-        description: "The kinds of the machine's fingerprint components (never their hashes)",
-        examples: [["machine-id", "disk", "mac"]],
-      }),
+    componentKinds: z.array(z.string()).meta({
+      description: "The kinds of the machine's fingerprint components (never their hashes)",
+      examples: [["machine-id", "disk", "mac"]],
+    }),
     newDevice: z
       .boolean()
       .meta({ description: "It brought a device new to the license (it counts against the device budget)" }),
-    heals: z
-      .array(ActivationHeal)
-      .meta({
-        description:
-          "Each time the machine's fingerprint changed and its components recognised it, oldest first",
-      }),
+    heals: z.array(ActivationHeal).meta({
+      description:
+        "Each time the machine's fingerprint changed and its components recognised it, oldest first",
+    }),
   })
   .meta({ id: "ActivationResponse" });
 export type ActivationResponse = z.infer<typeof ActivationResponse>;
