@@ -193,10 +193,15 @@ describe("the device budget", () => {
   it("counts new devices of an unlimited license too (max null), without refusing any", async () => {
     const { activate, deactivate, budget } = await budgeted({ maxNewDevicesPerWindow: null });
     const first = now();
-    for (const m of ["u1", "u2", "u3", "u4"]) expect((await activate(m)).status).toBe(200);
-    const u1 = await activate("u1");
+    expect((await activate("u1", machine(100))).status).toBe(200);
+    for (const m of ["u2", "u3", "u4"]) expect((await activate(m)).status).toBe(200);
+    const u1 = await activate("u1", machine(100));
     await deactivate(u1.body.activationId);
-    expect((await activate("u1")).status).toBe(200);
+    // Back by its fingerprint, then (deactivated again) by its components under another fingerprint.
+    const back = await activate("u1", machine(100));
+    expect(back.status).toBe(200);
+    await deactivate(back.body.activationId);
+    expect((await activate("u1-reinstalled", machine(100))).status).toBe(200);
     expect(await budget()).toEqual({
       used: 4,
       max: null,

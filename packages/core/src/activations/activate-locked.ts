@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, gte, or, sql } from "drizzle-orm";
+import { and, arrayOverlaps, eq, gte, or, sql } from "drizzle-orm";
 import { tables, type ActivationRow, type LicenseRow, type Tx } from "@licensing/db";
 import type { FingerprintComponent } from "@licensing/contracts";
 import { recordAudit } from "../audit/record.ts";
@@ -10,7 +10,7 @@ import { publishEvents } from "../outbox/publish.ts";
 import type { Activated, MachineRequest } from "./activate.ts";
 import { checkBinding } from "./binding.ts";
 import { countedNewDevices, knownSince, leavesWindowAt } from "./device-budget.ts";
-import { isSameMachine, matchScore, reachesThreshold } from "./fingerprint-match.ts";
+import { componentHashes, isSameMachine, matchScore, reachesThreshold } from "./fingerprint-match.ts";
 import { refuseSeat } from "./machines.ts";
 
 type Known = Pick<ActivationRow, "id" | "status" | "hwFingerprint" | "components" | "deactivatedAt">;
@@ -41,18 +41,7 @@ export async function activateLocked(
     if (status !== "Active") fail("license.not_active", `The license is ${status}`);
 
     const a = tables.activations;
-    const known: Known[] = await tx
-      .select({
-        id: a.id,
-        status: a.status,
-        hwFingerprint: a.hwFingerprint,
-        components: a.components,
-        deactivatedAt: a.deactivatedAt,
-      })
-      .from(a)
-      .where(
-        and(eq(a.licenseId, license.id), or(eq(a.status, "active"), gte(a.deactivatedAt, knownSince(now)))),
-      );
+    const known = await knownMachines(tx, license.id, machine, now);
     const live = known.filter((k) => k.status === "active");
 
     const same =
@@ -60,7 +49,10 @@ export async function activateLocked(
     if (same) {
       checkBinding(license, machine.hwFingerprint ?? undefined);
       if (machine.components && JSON.stringify(same.components) !== JSON.stringify(machine.components)) {
-        await tx.update(a).set({ components: machine.components }).where(eq(a.id, same.id));
+        await tx
+          .update(a)
+          .set({ components: machine.components, componentHashes: componentHashes(machine.components) })
+          .where(eq(a.id, same.id));
       }
       return { activated: { license, activationId: same.id, healed: false } };
     }
@@ -93,6 +85,7 @@ export async function activateLocked(
       templateId: license.templateId,
       hwFingerprint: machine.hwFingerprint,
       components: machine.components,
+      componentHashes: machine.components && componentHashes(machine.components),
       newDevice,
       machineName: machine.machineName,
       status: "active",
@@ -159,6 +152,40 @@ export async function activateLocked(
   return outcome?.activated ?? null;
 }
 
+/**
+ * The license's activations live in the last 90 days that the request could be: the same fingerprint, or
+ * a component hash in common (any other scores 0). Found by index, however many the license has.
+ */
+async function knownMachines(
+  tx: Tx,
+  licenseId: string,
+  machine: MachineRequest,
+  now: Date,
+): Promise<Known[]> {
+  const a = tables.activations;
+  const same = [
+    ...(machine.hwFingerprint !== null ? [eq(a.hwFingerprint, machine.hwFingerprint)] : []),
+    ...(machine.components ? [arrayOverlaps(a.componentHashes, componentHashes(machine.components))] : []),
+  ];
+  if (same.length === 0) return [];
+  return tx
+    .select({
+      id: a.id,
+      status: a.status,
+      hwFingerprint: a.hwFingerprint,
+      components: a.components,
+      deactivatedAt: a.deactivatedAt,
+    })
+    .from(a)
+    .where(
+      and(
+        eq(a.licenseId, licenseId),
+        or(...same),
+        or(eq(a.status, "active"), gte(a.deactivatedAt, knownSince(now))),
+      ),
+    );
+}
+
 /** The live activations the request's components match at the license's threshold. */
 function healCandidates(license: LicenseRow, live: Known[], machine: MachineRequest): Known[] {
   // Without a fingerprint a machine is never recognised again (behaviour.md), so it heals nothing either.
@@ -197,6 +224,7 @@ async function healActivation(
     .set({
       hwFingerprint: machine.hwFingerprint,
       components: machine.components,
+      componentHashes: machine.components && componentHashes(machine.components),
       ...(machine.machineName !== null ? { machineName: machine.machineName } : {}),
     })
     .where(eq(tables.activations.id, activation.id));

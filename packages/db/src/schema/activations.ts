@@ -21,6 +21,11 @@ export const activations = pgTable(
      * (decision 0046). A heal replaces them.
      */
     components: jsonb("components").$type<FingerprintComponent[]>(),
+    /**
+     * The components' hashes, written with them: what finds the activations a request's components could
+     * match (`&&`, by the GIN index below) without reading every activation of the license.
+     */
+    componentHashes: text("component_hashes").array(),
     /** This activation brought a device new to the license: it counts against the device budget (0047). */
     newDevice: boolean("new_device").notNull().default(false),
     machineName: text("machine_name"),
@@ -55,6 +60,10 @@ export const activations = pgTable(
     index("activations_live_by_company_template")
       .on(t.companyId, t.templateId)
       .where(sql`${t.status} = 'active'`),
+    // A machine known to the license by its fingerprint, live or deactivated (decisions 0046, 0047).
+    index("activations_by_license_fingerprint").on(t.licenseId, t.hwFingerprint),
+    // The activations sharing a component with a request: the only ones it could match.
+    index("activations_by_component_hash").using("gin", t.componentHashes),
     // The device budget: a license's new devices within its window (decision 0047).
     index("activations_new_devices_by_license")
       .on(t.licenseId, t.activatedAt)
