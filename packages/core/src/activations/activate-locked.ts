@@ -10,7 +10,7 @@ import { publishEvents } from "../outbox/publish.ts";
 import type { Activated, MachineRequest } from "./activate.ts";
 import { checkBinding } from "./binding.ts";
 import { countedNewDevices, knownSince, leavesWindowAt } from "./device-budget.ts";
-import { componentHashes, isSameMachine, matchScore, reachesThreshold } from "./fingerprint-match.ts";
+import { isSameMachine, matchScore, reachesThreshold } from "./fingerprint-match.ts";
 import { refuseSeat } from "./machines.ts";
 
 type Known = Pick<ActivationRow, "id" | "status" | "hwFingerprint" | "components" | "deactivatedAt">;
@@ -49,10 +49,7 @@ export async function activateLocked(
     if (same) {
       checkBinding(license, machine.hwFingerprint ?? undefined);
       if (machine.components && JSON.stringify(same.components) !== JSON.stringify(machine.components)) {
-        await tx
-          .update(a)
-          .set({ components: machine.components, componentHashes: componentHashes(machine.components) })
-          .where(eq(a.id, same.id));
+        await tx.update(a).set({ components: machine.components }).where(eq(a.id, same.id));
       }
       return { activated: { license, activationId: same.id, healed: false } };
     }
@@ -85,7 +82,6 @@ export async function activateLocked(
       templateId: license.templateId,
       hwFingerprint: machine.hwFingerprint,
       components: machine.components,
-      componentHashes: machine.components && componentHashes(machine.components),
       newDevice,
       machineName: machine.machineName,
       status: "active",
@@ -154,7 +150,7 @@ export async function activateLocked(
 
 /**
  * The license's activations live in the last 90 days that the request could be: the same fingerprint, or
- * a component hash in common (any other scores 0). Found by index, however many the license has.
+ * a component in common (any other scores 0). Found by index, however many the license has.
  */
 async function knownMachines(
   tx: Tx,
@@ -165,7 +161,7 @@ async function knownMachines(
   const a = tables.activations;
   const same = [
     ...(machine.hwFingerprint !== null ? [eq(a.hwFingerprint, machine.hwFingerprint)] : []),
-    ...(machine.components ? [arrayOverlaps(a.componentHashes, componentHashes(machine.components))] : []),
+    ...(machine.components ? [arrayOverlaps(a.components, machine.components)] : []),
   ];
   if (same.length === 0) return [];
   return tx
@@ -224,7 +220,6 @@ async function healActivation(
     .set({
       hwFingerprint: machine.hwFingerprint,
       components: machine.components,
-      componentHashes: machine.components && componentHashes(machine.components),
       ...(machine.machineName !== null ? { machineName: machine.machineName } : {}),
     })
     .where(eq(tables.activations.id, activation.id));

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
-import { isDeadlock, isUniqueViolation, tables, type Db } from "@licensing/db";
+import { encodeComponents, isDeadlock, isUniqueViolation, tables, type Db } from "@licensing/db";
 import type {
   ActivateRequest,
   ActivateResponse,
@@ -15,7 +15,6 @@ import { effectiveStatus } from "../licenses/mappers.ts";
 import { activateLocked } from "./activate-locked.ts";
 import { bindingAdmitsSql, checkBinding } from "./binding.ts";
 import { knownSince, liveSinceSql } from "./device-budget.ts";
-import { componentHashes } from "./fingerprint-match.ts";
 import { refuseSeat } from "./machines.ts";
 import { issueMarker } from "./marker.ts";
 
@@ -28,8 +27,8 @@ import { issueMarker } from "./marker.ts";
  *   It pins a firstActivation license and stamps the first activation;
  * - the activation, its `license.activated` event and audit row are written only when a seat was taken;
  * - it takes nothing when the license has a device budget, or when the request's components could
- *   match one of the license's machines, i.e. one live in the last 90 days shares a component hash with
- *   them (decision 0046): `activateLocked` decides those under the lock. Otherwise the machine can be
+ *   match one of the license's machines, i.e. one live in the last 90 days shares a component with them
+ *   (decision 0046): `activateLocked` decides those under the lock. Otherwise the machine can be
  *   known only by its fingerprint, and `new_device` is decided here in SQL.
  * When two activations of one new machine race, the loser breaks the one-live-activation-per-machine
  * index, the statement undoes itself, and running it again finds the winner's activation to reuse.
@@ -41,8 +40,7 @@ export function prepareActivation(db: Db) {
   const fingerprint = sql`${p("fingerprint")}::text`;
   const activationId = sql`${p("activationId")}::uuid`;
   const clientIp = sql`${p("clientIp")}::text`;
-  const components = sql`${p("components")}::jsonb`;
-  const hashes = sql`${p("hashes")}::text[]`;
+  const components = sql`${p("components")}::text[]`;
   const knownSinceAt = sql`${p("knownSince")}::timestamptz`;
 
   const license = db.$with("license").as(
@@ -70,7 +68,7 @@ export function prepareActivation(db: Db) {
   // A machine that sent components keeps its stored ones current, so a later drift is measured against
   // what the machine last was. Only the activation row is written: no seat, no event.
   const refreshed = db.$with("refreshed", {}).as(
-    sql`update activations a set components = ${components}, component_hashes = ${hashes}
+    sql`update activations a set components = ${components}
          where a.id = (select id from reused limit 1) and ${components} is not null
            and a.components is distinct from ${components}`,
   );
@@ -87,17 +85,16 @@ export function prepareActivation(db: Db) {
            and (l.max_seats is null or l.live_seats < l.max_seats)
            and ${bindingAdmitsSql("l", fingerprint)}
            and l.max_new_devices_per_window is null
-           and not (${hashes} is not null and l.fingerprint_match <> 'exact' and exists (
+           and not (${components} is not null and l.fingerprint_match <> 'exact' and exists (
                  select 1 from activations k
-                  where k.license_id = l.id and k.component_hashes && ${hashes}
+                  where k.license_id = l.id and k.components && ${components}
                     and ${liveSinceSql("k", knownSinceAt)}))
         returning l.id, l.company_id, l.template_id`,
   );
   const inserted = db.$with("inserted", {}).as(
     sql`insert into activations (id, license_id, company_id, template_id, hw_fingerprint, components,
-                             component_hashes, new_device, machine_name, status, activated_at, client_ip)
+                             new_device, machine_name, status, activated_at, client_ip)
         select ${activationId}, claimed.id, claimed.company_id, claimed.template_id, ${fingerprint}, ${components},
-               ${hashes},
                not exists (select 1 from activations k
                             where k.license_id = claimed.id and k.hw_fingerprint = ${fingerprint}
                               and ${liveSinceSql("k", knownSinceAt)}),
@@ -229,9 +226,7 @@ async function activateOnce(
         licenseKey,
         fingerprint,
         machineName,
-        components: components && JSON.stringify(components),
-        // An array literal: both drivers take it for the text[] placeholder (the hashes are plain hex).
-        hashes: components && `{${componentHashes(components).join(",")}}`,
+        components: components && encodeComponents(components),
         clientIp: request.ip,
         activationId,
         now: now.toISOString(),

@@ -53,9 +53,3 @@ export function isSameMachine(
   if (request.hwFingerprint !== null && known.hwFingerprint === request.hwFingerprint) return true;
   return reachesThreshold(mode, matchScore(known.components, request.components));
 }
-
-/**
- * The hashes stored beside the components: an activation whose hashes share none with a request's
- * scores 0 against it, so only those that share one need scoring.
- */
-export const componentHashes = (components: readonly FingerprintComponent[]) => components.map((c) => c.hash);
