@@ -7,6 +7,7 @@ export {
   type Tx,
 } from "./database.ts";
 export * as tables from "./schema/index.ts";
+export { encodeComponents } from "./schema/activations.ts";
 export type {
   ActivationRow,
   ApiTokenRow,

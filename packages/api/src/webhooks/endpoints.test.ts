@@ -207,6 +207,8 @@ describe("operator-only endpoints", () => {
       "license.heartbeat_missed",
       "license.transferred",
       "license.rebound",
+      "license.activation_healed",
+      "license.device_budget_exhausted",
     ];
     for (const client of [op, viewer.client]) {
       const res = await client.api.webhooks.eventTypes();

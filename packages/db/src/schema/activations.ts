@@ -1,9 +1,46 @@
 import { sql } from "drizzle-orm";
-import { index, pgTable, primaryKey, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import type { FingerprintComponent } from "@licensing/contracts";
+import {
+  boolean,
+  customType,
+  index,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { id, timestamptz } from "./columns.ts";
 import { licenses } from "./licenses.ts";
 
 export const activationStatuses = ["active", "deactivated"] as const;
+
+/**
+ * Fingerprint components as the database keeps them: a `text[]` of `kind:hash` (the kind is `[a-z0-9-]`,
+ * the hash hex, so neither the separator nor the array literal needs quoting). One array rather than
+ * jsonb: it is cheaper to write on the activation path, and `&&` on it, by a GIN index, finds the
+ * activations sharing a component with a request (decision 0046).
+ */
+export const encodeComponents = (components: readonly FingerprintComponent[]) =>
+  `{${components.map((c) => `${c.kind}:${c.hash}`).join(",")}}`;
+
+const decodeComponents = (value: string | string[]): FingerprintComponent[] =>
+  (typeof value === "string"
+    ? value
+        .replace(/^\{|\}$/g, "")
+        .split(",")
+        .filter(Boolean)
+    : value
+  ).map((item) => {
+    const at = item.indexOf(":");
+    return { kind: item.slice(0, at), hash: item.slice(at + 1) };
+  });
+
+const fingerprintComponents = customType<{ data: FingerprintComponent[]; driverData: string | string[] }>({
+  dataType: () => "text[]",
+  toDriver: encodeComponents,
+  fromDriver: decodeComponents,
+});
 
 /** Machines a license is activated on (spec §3 Activation). */
 export const activations = pgTable(
@@ -14,6 +51,13 @@ export const activations = pgTable(
       .notNull()
       .references(() => licenses.id),
     hwFingerprint: text("hw_fingerprint"),
+    /**
+     * The fingerprint components the machine last sent, or null when it sent none (`encodeComponents`).
+     * A heal, or the machine activating again, replaces them.
+     */
+    components: fingerprintComponents("components"),
+    /** This activation brought a device new to the license: it counts against the device budget (0047). */
+    newDevice: boolean("new_device").notNull().default(false),
     machineName: text("machine_name"),
     status: text("status", { enum: activationStatuses }).notNull(),
     activatedAt: timestamptz("activated_at").notNull(),
@@ -46,6 +90,15 @@ export const activations = pgTable(
     index("activations_live_by_company_template")
       .on(t.companyId, t.templateId)
       .where(sql`${t.status} = 'active'`),
+    // A machine known to the license by its fingerprint, live or deactivated (decisions 0046, 0047).
+    index("activations_by_license_fingerprint").on(t.licenseId, t.hwFingerprint),
+    // The activations sharing a component with a request: the only ones it could match.
+    // fastupdate off: every activation searches it, and a pending list would be scanned by each search.
+    index("activations_by_component").using("gin", t.components).with({ fastupdate: false }),
+    // The device budget: a license's new devices within its window (decision 0047).
+    index("activations_new_devices_by_license")
+      .on(t.licenseId, t.activatedAt)
+      .where(sql`${t.newDevice}`),
     // Analytics: activations per day since the last rollup (usage).
     index("activations_by_activated").on(t.activatedAt),
   ],
