@@ -4,6 +4,7 @@
  * declarations (`dts.resolve` in build.mjs), so those need no workspace package.
  */
 export type {
+  FingerprintComponent,
   HwBindingMode,
   MarkerPayload,
   ParsedToken,
