@@ -31,9 +31,10 @@ export interface LicenseClientCoreOptions {
    * This machine's properties, kind → value (or a function that reads them, called once), sent hashed with
    * the license key on activation so the server can recognise the machine after one of them changed
    * (issue 22). Kinds: 1–32 characters of `[a-z0-9-]`; at most 16; a null or empty value is left out, and
-   * a function that throws sends none. Default: none (the Node `LicenseClient` sends this machine's).
+   * a function that throws sends none. Default, and `false`: none (the Node `LicenseClient` sends this
+   * machine's by default).
    */
-  components?: ComponentValues | (() => Promise<ComponentValues>);
+  components?: ComponentValues | (() => Promise<ComponentValues>) | false;
   /** Sent on activation, shown in the panel. */
   machineName?: string | null;
   /** The HTTP client; a caller's is never closed by the library. Default: `globalThis.fetch`. */

@@ -1,5 +1,5 @@
 import { operations } from "@licensing/api";
-import { errorCatalogue, type ErrorCode } from "@licensing/contracts";
+import { errorCatalogue, type ActivateResponse, type ErrorCode } from "@licensing/contracts";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { ClientStatusDetails } from "../client/options.ts";
 import {
@@ -8,6 +8,7 @@ import {
   SERVER_ERROR_CODES,
   type ClientErrorCode,
 } from "./error-codes.ts";
+import type { Activation } from "./server-api.ts";
 
 describe("the error codes the client can meet", () => {
   it("are the client operations' declared errors and those every request can meet, all in the catalogue", () => {
@@ -25,7 +26,9 @@ describe("the error codes the client can meet", () => {
     expect(new Set(CLIENT_ERROR_CODES).size).toBe(CLIENT_ERROR_CODES.length);
   });
 
-  it("type lastError.code", () => {
+  it("type lastError.code, and the answers the client reads are the API's", () => {
+    expectTypeOf<(typeof SERVER_ERROR_CODES)[number]>().toExtend<ErrorCode>();
+    expectTypeOf<Activation>().toEqualTypeOf<ActivateResponse>();
     expectTypeOf<NonNullable<ClientStatusDetails["lastError"]>["code"]>().toEqualTypeOf<ClientErrorCode>();
     expectTypeOf<"activation.seat_limit_reached">().toExtend<ClientErrorCode>();
     expectTypeOf<"http.502">().toExtend<ClientErrorCode>();

@@ -1,4 +1,4 @@
-import type { ActivateResponse, ErrorCode, HeartbeatResponse } from "@licensing/contracts";
+import type { ErrorCode, HeartbeatResponse } from "@licensing/contracts";
 import type { FingerprintComponent } from "@licensing/protocol";
 import type { ClientErrorCode } from "./error-codes.ts";
 import { parseRetryAfter } from "./retry.ts";
@@ -53,8 +53,16 @@ export interface Machine {
   lastHeartbeatAt: number | null;
 }
 
-/** What the server answers an activation. */
-export interface Activation extends ActivateResponse {
+/**
+ * What the server answers an activation (the API's `ActivateResponse`, written out so that the published
+ * declarations need no workspace package).
+ */
+export interface Activation {
+  activationId: string;
+  /** The signed offline marker. */
+  heartbeatToken: string;
+  heartbeatIntervalSeconds: number;
+  maxOfflineDays: number;
   /** The server recognised this machine from its components and kept its activation (issue 22). */
   healed: boolean;
 }
@@ -144,7 +152,7 @@ export class ServerApi {
       return typeof v?.activationId === "string" &&
         typeof v.heartbeatToken === "string" &&
         Number.isFinite(v.heartbeatIntervalSeconds)
-        ? { ...(v as ActivateResponse), healed: v.healed === true }
+        ? { ...(v as Activation), healed: v.healed === true }
         : null;
     });
   }

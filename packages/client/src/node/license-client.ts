@@ -18,7 +18,7 @@ export interface LicenseClientOptions extends Omit<
    * `hwFingerprint`, none, since they would describe the machine this process runs on rather than the one
    * you name. `false` sends none.
    */
-  components?: LicenseClientCoreOptions["components"] | false;
+  components?: LicenseClientCoreOptions["components"];
   /** Default: the host name. */
   machineName?: string | null;
 }
@@ -35,21 +35,15 @@ export const installIdFile = (licenseFilePath: string) =>
 export class LicenseClient<Config = unknown> extends LicenseClientCore<Config> {
   constructor(options: LicenseClientOptions) {
     if (!options.licenseFilePath) throw new TypeError("licenseFilePath is required");
-    const { components, ...rest } = options;
+    const { components } = options;
     super({
-      ...rest,
+      ...options,
       storage: fileStorage(options.licenseFilePath),
       hwFingerprint:
         options.hwFingerprint ??
         ((fingerprintVersion) =>
           defaultFingerprint({ installIdFile: installIdFile(options.licenseFilePath), fingerprintVersion })),
-      ...(components === false
-        ? {}
-        : components !== undefined
-          ? { components }
-          : options.hwFingerprint === undefined
-            ? { components: defaultComponents }
-            : {}),
+      components: components ?? (options.hwFingerprint === undefined ? defaultComponents : false),
       machineName: options.machineName === undefined ? machineName() : options.machineName,
     });
   }
