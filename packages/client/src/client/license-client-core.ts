@@ -112,7 +112,13 @@ export class LicenseClientCore<Config = unknown> {
       log: (level, message) => this.log(level, message),
       onServerTime: (time) => (this.observed = observe(this.observed, this.clock(), time)),
       onMarker: (marker, activationId) => this.acceptMarker(marker, activationId),
-      onActivationGone: () => void this.refreshStatus(),
+      onActivationGone: () => {
+        // The marker keeps its offline window (rule 5), but this machine holds no activation until the
+        // next one succeeds.
+        this.activationId = null;
+        this.persistState();
+        this.refreshStatus();
+      },
       afterTimer: () => this.writes,
     });
     this.watch();
