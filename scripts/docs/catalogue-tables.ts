@@ -62,7 +62,7 @@ function describeType(schema: z.ZodType): string {
     case "string":
       return def.format === "uuid" ? "uuid" : def.format === "datetime" ? "timestamp" : "string";
     case "number":
-      return "integer";
+      return (schema as z.ZodNumber).isInt ? "integer" : "number";
     case "boolean":
       return "boolean";
     case "enum": {

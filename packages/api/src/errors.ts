@@ -87,16 +87,17 @@ export function asAppError(error: unknown): AppError | undefined {
 }
 
 /**
- * Turns anything thrown into the spec's error body. `unexpected` is true when the error is not one of
+ * Turns anything thrown into the spec's error body, with the details its code carries (`retryAt`,
+ * `machines`: `ErrorDetailsByCode`). `unexpected` is true when the error is not one of
  * ours: the caller logs it whole and the body stays generic.
  */
 export function toErrorResponse(error: unknown): { body: ErrorResponse; unexpected: boolean } {
-  const body = (code: ErrorCode, message: string) => ({
-    body: { code, message, status: errorKindMapping[errorCatalogue[code]].status },
+  const body = (code: ErrorCode, message: string, details?: object) => ({
+    body: { code, message, status: errorKindMapping[errorCatalogue[code]].status, ...details },
     unexpected: false,
   });
   const known = asAppError(error);
-  if (known) return body(known.code, known.message);
+  if (known) return body(known.code, known.message, known.details);
   if (error instanceof ZodError) return body("request.invalid", describeZodError(error));
   const http = describeHttpError(error);
   if (http) return body(...http);

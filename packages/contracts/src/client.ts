@@ -10,6 +10,47 @@ const LicenseKey = z
   .max(64)
   .meta({ examples: [example.licenseKey] });
 
+/** At most this many fingerprint components per activation (decision 0046). */
+export const MAX_FINGERPRINT_COMPONENTS = 16;
+
+/** One source of a machine's identity (machine id, disk, network card …), hashed by the client. */
+export const FingerprintComponent = z
+  .object({
+    kind: z
+      .string()
+      .regex(/^[a-z0-9-]{1,32}$/, { message: "1 to 32 characters of a-z 0-9 -" })
+      .meta({ description: "What the hash is of; unique within the request", examples: ["machine-id"] }),
+    hash: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/, { message: "64 lowercase hex characters (a SHA-256)" })
+      .meta({
+        description: "Lowercase hex SHA-256 of the source, salted by the client",
+        examples: [example.fingerprint],
+      }),
+  })
+  .meta({ id: "FingerprintComponent" });
+export type FingerprintComponent = z.infer<typeof FingerprintComponent>;
+
+export const FingerprintComponents = z
+  .array(FingerprintComponent)
+  .max(MAX_FINGERPRINT_COMPONENTS)
+  .superRefine((components, ctx) => {
+    const seen = new Set<string>();
+    components.forEach((component, index) => {
+      if (seen.has(component.kind)) {
+        ctx.addIssue({
+          code: "custom",
+          path: [index, "kind"],
+          message: `duplicate kind "${component.kind}"`,
+        });
+      }
+      seen.add(component.kind);
+    });
+  })
+  .meta({
+    description: `At most ${MAX_FINGERPRINT_COMPONENTS} components, each kind once. With them, a machine whose hwFingerprint changed is recognised by the components that did not (fingerprintMatch).`,
+  });
+
 export const ActivateRequest = z
   .object({
     licenseKey: LicenseKey,
@@ -28,6 +69,7 @@ export const ActivateRequest = z
       .max(200)
       .nullish()
       .meta({ examples: [example.machineName] }),
+    components: FingerprintComponents.optional(),
   })
   .meta({ id: "ActivateRequest" });
 export type ActivateRequest = z.infer<typeof ActivateRequest>;
@@ -44,9 +86,38 @@ export const ActivateResponse = z
       .int()
       .positive()
       .meta({ examples: [7] }),
+    healed: z.boolean().meta({
+      description:
+        "True when the machine's fingerprint had changed and its components recognised it: the activation is the machine's earlier one, now with the new fingerprint, and no seat was taken",
+      examples: [false],
+    }),
   })
   .meta({ id: "ActivateResponse" });
 export type ActivateResponse = z.infer<typeof ActivateResponse>;
+
+/** A live activation as the client API shows it: never a fingerprint or a component. */
+export const Machine = z
+  .object({
+    activationId: Uuid.meta({ examples: [example.activationId] }),
+    machineName: z
+      .string()
+      .nullable()
+      .meta({ examples: [example.machineName] }),
+    activatedAt: Timestamp,
+    lastHeartbeatAt: Timestamp.nullable(),
+  })
+  .meta({ id: "Machine" });
+export type Machine = z.infer<typeof Machine>;
+
+export const MachinesRequest = z.object({ licenseKey: LicenseKey }).meta({ id: "MachinesRequest" });
+export type MachinesRequest = z.infer<typeof MachinesRequest>;
+
+export const MachinesResponse = z
+  .object({
+    machines: z.array(Machine).meta({ description: "The license's live activations, oldest first" }),
+  })
+  .meta({ id: "MachinesResponse" });
+export type MachinesResponse = z.infer<typeof MachinesResponse>;
 
 export const ActivationRequest = z
   .object({ licenseKey: LicenseKey, activationId: Uuid.meta({ examples: [example.activationId] }) })

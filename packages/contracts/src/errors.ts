@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { Machine } from "./client.ts";
+import { Timestamp } from "./common.ts";
 
 export const errorKinds = [
   "Validation",
@@ -98,6 +100,7 @@ export const errorCatalogue = {
   "activation.fingerprint_required": "Validation",
   "activation.not_bound": "Conflict",
   "activation.seat_limit_reached": "Conflict",
+  "activation.device_budget_exhausted": "TooManyRequests",
   "hmac.missing": "Unauthorized",
   "hmac.malformed": "Unauthorized",
   "hmac.stale": "Unauthorized",
@@ -114,6 +117,27 @@ export const errorCatalogue = {
 
 export type ErrorCode = keyof typeof errorCatalogue;
 
+/**
+ * What some errors carry beside code, message and status, by code: the typed details an `AppError` holds
+ * and the error mapping writes into the body.
+ */
+export const ErrorDetailFields = {
+  retryAt: Timestamp.meta({
+    description:
+      "`activation.device_budget_exhausted`: when the oldest counted new device leaves the window and one may activate again",
+  }),
+  machines: z.array(Machine).meta({
+    description: "`activation.seat_limit_reached`: the machines holding the seats, so one can be freed",
+  }),
+};
+export interface ErrorDetailsByCode {
+  "activation.device_budget_exhausted": { retryAt: string };
+  "activation.seat_limit_reached": { machines: Machine[] };
+}
+export type ErrorDetails<C extends ErrorCode> = C extends keyof ErrorDetailsByCode
+  ? ErrorDetailsByCode[C]
+  : undefined;
+
 export const ErrorResponse = z
   .object({
     code: z
@@ -123,6 +147,8 @@ export const ErrorResponse = z
       .string()
       .meta({ description: "For people; may change", examples: ["No license with this key"] }),
     status: z.int().meta({ description: "The HTTP status again", examples: [404] }),
+    retryAt: ErrorDetailFields.retryAt.optional(),
+    machines: ErrorDetailFields.machines.optional(),
   })
   .meta({ id: "ErrorResponse", description: "Every error of both contours has this body." });
 export type ErrorResponse = z.infer<typeof ErrorResponse>;

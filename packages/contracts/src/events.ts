@@ -50,6 +50,13 @@ export const LicenseReboundData = z.strictObject({
   reason: z.string().nullable(),
 });
 
+export const LicenseActivationHealedData = z.strictObject({
+  licenseId: Uuid,
+  activationId: Uuid,
+  score: z.number().min(0).max(1),
+});
+export const LicenseDeviceBudgetExhaustedData = z.strictObject({ licenseId: Uuid, retryAt: Timestamp });
+
 const event = <T extends string, D extends z.ZodType>(type: T, data: D) =>
   z.strictObject({ type: z.literal(type), data });
 
@@ -63,6 +70,8 @@ export const DomainEvent = z.discriminatedUnion("type", [
   event("license.heartbeat_missed", LicenseHeartbeatMissedData),
   event("license.transferred", LicenseTransferredData),
   event("license.rebound", LicenseReboundData),
+  event("license.activation_healed", LicenseActivationHealedData),
+  event("license.device_budget_exhausted", LicenseDeviceBudgetExhaustedData),
 ]);
 export type DomainEvent = z.infer<typeof DomainEvent>;
 

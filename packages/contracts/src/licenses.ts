@@ -1,6 +1,11 @@
 import { z } from "zod";
 import { MAX_JSON_DEPTH, Timestamp, Uuid } from "./common.ts";
-import { MAX_CONFIG_JSON_LENGTH } from "./templates.ts";
+import {
+  FingerprintMatch,
+  MAX_CONFIG_JSON_LENGTH,
+  MaxNewDevicesPerWindow,
+  NewDeviceWindowDays,
+} from "./templates.ts";
 import { HwBinding } from "./license-token.ts";
 import { example } from "./examples.ts";
 
@@ -43,6 +48,15 @@ const CompanyId = Uuid.meta({ examples: [example.companyId] });
 const TemplateId = Uuid.meta({ examples: [example.templateId] });
 const LicenseId = Uuid.meta({ examples: [example.licenseId] });
 
+/** The device terms a license may take over from its template at issue (decisions 0046, 0047). */
+const deviceTerms = {
+  fingerprintMatch: FingerprintMatch.nullish().meta({ description: "Absent: the template's" }),
+  maxNewDevicesPerWindow: MaxNewDevicesPerWindow.optional().meta({
+    description: "Absent: the template's; null: no limit",
+  }),
+  newDeviceWindowDays: NewDeviceWindowDays.nullish().meta({ description: "Absent: the template's" }),
+};
+
 export const IssueLicenseRequest = z
   .object({
     companyId: CompanyId,
@@ -61,6 +75,7 @@ export const IssueLicenseRequest = z
       examples: ["fixed"],
     }),
     hwFingerprint: Fingerprint.nullish(),
+    ...deviceTerms,
   })
   .meta({ id: "IssueLicenseRequest" });
 export type IssueLicenseRequest = z.infer<typeof IssueLicenseRequest>;
@@ -77,6 +92,7 @@ export const BulkIssueRequest = z
     hwFingerprint: Fingerprint.nullish(),
     isTrial: z.boolean().default(false),
     hwBinding: HwBinding.nullish(),
+    ...deviceTerms,
   })
   .meta({ id: "BulkIssueRequest" });
 export type BulkIssueRequest = z.infer<typeof BulkIssueRequest>;
@@ -116,6 +132,21 @@ export const BulkIssueResponse = z
   .meta({ id: "BulkIssueResponse" });
 export type BulkIssueResponse = z.infer<typeof BulkIssueResponse>;
 
+export const DeviceBudget = z
+  .object({
+    used: z.int().meta({ description: "New devices counted in the current window", examples: [1] }),
+    max: z
+      .int()
+      .nullable()
+      .meta({ description: "maxNewDevicesPerWindow; null: no limit", examples: [3] }),
+    windowDays: z.int().meta({ examples: [30] }),
+    resetsAt: Timestamp.nullable().meta({
+      description: "When the oldest counted device leaves the window (used goes down); null when none counts",
+    }),
+  })
+  .meta({ id: "DeviceBudget" });
+export type DeviceBudget = z.infer<typeof DeviceBudget>;
+
 export const LicenseResponse = z
   .object({
     id: LicenseId,
@@ -141,6 +172,8 @@ export const LicenseResponse = z
       .string()
       .nullable()
       .meta({ examples: [example.fingerprint] }),
+    fingerprintMatch: FingerprintMatch,
+    deviceBudget: DeviceBudget,
   })
   .meta({ id: "LicenseResponse" });
 export type LicenseResponse = z.infer<typeof LicenseResponse>;

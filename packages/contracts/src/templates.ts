@@ -1,3 +1,4 @@
+import { FINGERPRINT_MATCH_MODES } from "@licensing/protocol";
 import { z } from "zod";
 import { Timestamp, Uuid } from "./common.ts";
 import { example } from "./examples.ts";
@@ -40,6 +41,31 @@ const ValidityDays = z
   .max(36_500)
   .meta({ description: "1..36500 days", examples: [365] });
 
+export const FingerprintMatch = z.enum(FINGERPRINT_MATCH_MODES).meta({
+  description:
+    "How a machine whose hwFingerprint changed is still recognised by its components: exact (the fingerprint alone), strict (at least 0.8 of the stored components match), fuzzy (0.6), loose (0.4)",
+  examples: ["fuzzy"],
+});
+export type FingerprintMatch = z.infer<typeof FingerprintMatch>;
+export const DEFAULT_FINGERPRINT_MATCH: FingerprintMatch = "fuzzy";
+
+/** The device budget's bounds (decision 0047). */
+export const NEW_DEVICE_WINDOW_DAYS = { min: 1, max: 365, default: 30 } as const;
+export const MaxNewDevicesPerWindow = z
+  .int()
+  .min(1)
+  .max(1_000_000)
+  .nullable()
+  .meta({
+    description: "How many new devices may activate within newDeviceWindowDays; null: no limit",
+    examples: [3],
+  });
+export const NewDeviceWindowDays = z
+  .int()
+  .min(NEW_DEVICE_WINDOW_DAYS.min)
+  .max(NEW_DEVICE_WINDOW_DAYS.max)
+  .meta({ description: "The device budget's window, 1..365 days", examples: [30] });
+
 export const CreateTemplateRequest = z
   .object({
     name: TemplateName,
@@ -47,6 +73,9 @@ export const CreateTemplateRequest = z
     description: Description.nullish(),
     defaultOfflineDays: OfflineDays,
     defaultValidityDays: ValidityDays,
+    fingerprintMatch: FingerprintMatch.default(DEFAULT_FINGERPRINT_MATCH),
+    maxNewDevicesPerWindow: MaxNewDevicesPerWindow.default(null),
+    newDeviceWindowDays: NewDeviceWindowDays.default(NEW_DEVICE_WINDOW_DAYS.default),
   })
   .meta({ id: "CreateTemplateRequest" });
 export type CreateTemplateRequest = z.infer<typeof CreateTemplateRequest>;
@@ -58,6 +87,9 @@ export const UpdateTemplateRequest = z
     description: Description.nullable().optional(),
     defaultOfflineDays: OfflineDays.optional(),
     defaultValidityDays: ValidityDays.optional(),
+    fingerprintMatch: FingerprintMatch.optional(),
+    maxNewDevicesPerWindow: MaxNewDevicesPerWindow.optional(),
+    newDeviceWindowDays: NewDeviceWindowDays.optional(),
   })
   .meta({ id: "UpdateTemplateRequest" });
 export type UpdateTemplateRequest = z.infer<typeof UpdateTemplateRequest>;
@@ -75,6 +107,9 @@ export const LicenseTemplateResponse = z
       .meta({ examples: ["The desktop editor, per-seat licenses"] }),
     defaultOfflineDays: z.int().meta({ examples: [7] }),
     defaultValidityDays: z.int().meta({ examples: [365] }),
+    fingerprintMatch: FingerprintMatch,
+    maxNewDevicesPerWindow: MaxNewDevicesPerWindow,
+    newDeviceWindowDays: NewDeviceWindowDays,
     status: TemplateStatus,
     currentVersionId: Uuid.nullable(),
     createdAt: Timestamp,

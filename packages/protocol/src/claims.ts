@@ -9,6 +9,14 @@
 export const HW_BINDING_MODES = ["none", "fixed", "firstActivation"] as const;
 export type HwBindingMode = (typeof HW_BINDING_MODES)[number];
 
+/**
+ * How far a machine's fingerprint components may drift and still be the same machine (decision 0046):
+ * `exact` compares the hwFingerprint alone; the others heal an activation whose components match at
+ * least 0.8, 0.6 or 0.4 of the stored ones.
+ */
+export const FINGERPRINT_MATCH_MODES = ["exact", "strict", "fuzzy", "loose"] as const;
+export type FingerprintMatchMode = (typeof FINGERPRINT_MATCH_MODES)[number];
+
 /** The config a token carries: a features array and a limits object, plus what the template adds. */
 export interface TokenConfig {
   [key: string]: unknown;
@@ -44,6 +52,8 @@ export interface TokenClaims {
   exp: number;
   trial: boolean;
   hw: { mode: HwBindingMode; fp: string | null };
+  /** The license's fingerprint matching; absent in tokens signed before it existed (read as `fuzzy`). */
+  fm?: FingerprintMatchMode;
   cfg: TokenConfig;
 }
 

@@ -16,7 +16,9 @@ export {
   LICENSE_KEY_RANDOM_BYTES,
 } from "./license-key.ts";
 export {
+  FINGERPRINT_MATCH_MODES,
   HW_BINDING_MODES,
+  type FingerprintMatchMode,
   type HwBindingMode,
   type MarkerPayload,
   type TokenClaims,

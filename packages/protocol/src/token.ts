@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { encodeBase64url } from "./base64url.ts";
-import { HW_BINDING_MODES, type TokenClaims, type TokenHeader } from "./claims.ts";
+import { FINGERPRINT_MATCH_MODES, HW_BINDING_MODES, type TokenClaims, type TokenHeader } from "./claims.ts";
 import { described } from "./described.ts";
 import { decodeTokenSegments } from "./segments.ts";
 
@@ -30,6 +30,7 @@ export const TokenClaimsSchema = z.looseObject({
   exp: described(unixSeconds(), "Hard expiry"),
   trial: z.boolean(),
   hw: z.object({ mode: z.enum(HW_BINDING_MODES), fp: z.nullable(z.string()) }),
+  fm: z.optional(described(z.enum(FINGERPRINT_MATCH_MODES), "Fingerprint matching of the license")),
   cfg: TokenConfigSchema,
 });
 
@@ -50,6 +51,7 @@ export function encodeTokenSigningInput(keyId: string, claims: TokenClaims): str
     exp: claims.exp,
     trial: claims.trial,
     hw: { mode: claims.hw.mode, fp: claims.hw.fp },
+    ...(claims.fm === undefined ? {} : { fm: claims.fm }),
     cfg: claims.cfg,
   };
   return `${encodeBase64url(JSON.stringify(header))}.${encodeBase64url(JSON.stringify(payload))}`;

@@ -31,6 +31,7 @@ describe("POST /client/activate", () => {
       heartbeatToken: expect.any(String),
       heartbeatIntervalSeconds: 900,
       maxOfflineDays: 5,
+      healed: false,
     });
     const marker = verifyMarker(res.body.heartbeatToken, license.publicKey, { now: suite.app.clock.now() });
     expect(marker).toEqual({

@@ -5,6 +5,8 @@ import {
   ClientPublicKeyResponse,
   HeartbeatResponse,
   LicenseKeyParams,
+  MachinesRequest,
+  MachinesResponse,
 } from "@licensing/contracts";
 import { activations } from "@licensing/core";
 import { operation } from "../operation/operation.ts";
@@ -27,8 +29,8 @@ export const clientOperations = {
     path: "/client/activate",
     summary: "Activate a machine; returns the first offline marker",
     description:
-      "Takes a seat of the license for this machine and returns the activation's id, a signed offline marker (`heartbeatToken`), the heartbeat interval and how many days the program may run without a heartbeat. The license must be Active and unexpired; its binding decides whether `hwFingerprint` is needed and which machine may activate (a `firstActivation` license pins the first machine that activates). A machine with a live activation gets that one back and takes no second seat. Called by the installed program (the SDK) with the license key in the body; records the activation and an audit entry.",
-    events: ["license.activated"],
+      "Takes a seat of the license for this machine and returns the activation's id, a signed offline marker (`heartbeatToken`), the heartbeat interval and how many days the program may run without a heartbeat. The license must be Active and unexpired; its binding decides whether `hwFingerprint` is needed and which machine may activate (a `firstActivation` license pins the first machine that activates). A machine with a live activation gets that one back and takes no second seat. A machine whose `hwFingerprint` changed but whose `components` match exactly one live activation at the license's `fingerprintMatch` threshold heals it: the same `activationId` with `healed: true`, the new fingerprint stored, no seat taken (a binding follows). A device new to the license (not live on it in the last 90 days) counts against the license's device budget; over it the answer is 429 `activation.device_budget_exhausted` with `retryAt` and `Retry-After`. With every seat in use the 409 lists the `machines` that hold them. Called by the installed program (the SDK) with the license key in the body; records the activation (or the heal) and an audit entry.",
+    events: ["license.activated", "license.activation_healed", "license.device_budget_exhausted"],
     tags,
     auth: "public",
     body: ActivateRequest,
@@ -40,6 +42,7 @@ export const clientOperations = {
       "activation.fingerprint_mismatch",
       "activation.fingerprint_required",
       "activation.not_bound",
+      "activation.device_budget_exhausted",
       "activation.seat_limit_reached",
     ],
     handler: ({ deps, input, request }) => activations.activate(deps, input, request.info),
@@ -67,7 +70,7 @@ export const clientOperations = {
     path: "/client/deactivate",
     summary: "Release an activation's seat",
     description:
-      "Deactivates the activation and frees its seat for another machine; the `license.deactivated` event and an audit entry are written only when it was live. Deactivating an activation that is already inactive succeeds again, so a retry is safe. Called by the installed program, signed with the license key.",
+      "Deactivates the activation and frees its seat for another machine; the `license.deactivated` event and an audit entry are written only when it was live. Any activation of the license may be named, so a program can free another machine's seat (remote deactivation, with an `activationId` from `POST /client/machines` or a seat-limit refusal). Deactivating an activation that is already inactive succeeds again, so a retry is safe. Called by the installed program, signed with the license key.",
     signed: true,
     events: ["license.deactivated"],
     tags,
@@ -78,6 +81,24 @@ export const clientOperations = {
     handler({ deps, input, request }) {
       assertSignedBy(deps, request, input.licenseKey, input.activationId);
       return activations.deactivate(deps, input, request.info);
+    },
+  }),
+  machines: operation({
+    method: "post",
+    path: "/client/machines",
+    summary: "List the machines holding the license's seats",
+    description:
+      "The license's live activations (`activationId`, `machineName`, `activatedAt`, `lastHeartbeatAt`), oldest first, never a fingerprint or a component, so a program can show where the license is in use and free one with `POST /client/deactivate` (the remote deactivation: any live activation of the license, with the license key). Answers whatever the license's status. Called by the installed program, signed with the license key like a heartbeat; it changes nothing.",
+    signed: true,
+    tags,
+    auth: "public",
+    body: MachinesRequest,
+    response: MachinesResponse,
+    restOnly,
+    errors: [...hmacErrors, "license.not_found"],
+    handler({ deps, input, request }) {
+      assertSignedBy(deps, request, input.licenseKey, null);
+      return activations.listMachines(deps, input);
     },
   }),
   publicKey: operation({

@@ -166,7 +166,11 @@ describe("the declared headers, answers and security", () => {
   it("a signed operation refuses an unsigned call with hmac.missing", async () => {
     const { license, activationId, client } = await suite.activated();
     const signed = operationList.filter(({ op }) => op.signed);
-    expect(signed.map(({ name }) => name)).toEqual(["client.heartbeat", "client.deactivate"]);
+    expect(signed.map(({ name }) => name)).toEqual([
+      "client.heartbeat",
+      "client.deactivate",
+      "client.machines",
+    ]);
     for (const { op } of signed) {
       const res = await client.post(`/api/v1${op.path}`, { licenseKey: license.licenseKey, activationId });
       expect([res.status, (res.json as { code: string }).code]).toEqual([401, "hmac.missing"]);
@@ -199,10 +203,15 @@ describe("the events an operation declares are the ones it publishes", () => {
     const { app, operator } = suite;
     const outbox = async () => app.deps.db.select().from(tables.outboxEvents);
     const published = new Map<string, Set<string>>();
-    const call = async (name: string, send: () => Promise<{ status: number; text: string }>) => {
+    const call = async (
+      name: string,
+      send: () => Promise<{ status: number; text: string }>,
+      refusal?: number,
+    ) => {
       const before = new Set((await outbox()).map((row) => row.id));
       const res = await send();
-      expect(res.status, `${name}: ${res.text}`).toBeLessThan(300);
+      if (refusal) expect(res.status, `${name}: ${res.text}`).toBe(refusal);
+      else expect(res.status, `${name}: ${res.text}`).toBeLessThan(300);
       const types = (await outbox()).filter((row) => !before.has(row.id)).map((row) => row.eventType);
       published.set(name, new Set([...(published.get(name) ?? []), ...types]));
     };
@@ -243,6 +252,21 @@ describe("the events an operation declares are the ones it publishes", () => {
     await activate("fp-1");
     await call("licenses.rebind", () =>
       api.licenses.rebind({ params: { id: license.id }, body: { hwFingerprint: "fp-2" } }),
+    );
+    // A machine that drifts heals; a second new device is over a budget of one (and publishes that once).
+    const budgeted = await suite.issue({ maxNewDevicesPerWindow: 1 });
+    const hash = (n: number) => n.toString(16).padStart(64, "0");
+    const machine = (fp: string, hashes: number[]) => ({
+      licenseKey: budgeted.licenseKey,
+      hwFingerprint: fp,
+      components: hashes.map((n, i) => ({ kind: `kind-${i}`, hash: hash(n) })),
+    });
+    await call("client.activate", () => client.api.client.activate({ body: machine("drift-1", [1, 2, 3]) }));
+    await call("client.activate", () => client.api.client.activate({ body: machine("drift-2", [1, 2, 9]) }));
+    await call(
+      "client.activate",
+      () => client.api.client.activate({ body: machine("other", [7, 8, 9]) }),
+      429,
     );
     await call("licenses.suspend", () => api.licenses.suspend({ params: { id: license.id } }));
     await call("licenses.resume", () => api.licenses.resume({ params: { id: license.id } }));

@@ -1,4 +1,4 @@
-import type { ErrorCode } from "@licensing/contracts";
+import type { ErrorCode, ErrorDetailsByCode } from "@licensing/contracts";
 
 /**
  * A message each error code is sent with, as the reference shows it in its examples. The messages are
@@ -91,6 +91,8 @@ export const errorExampleMessages: Record<ErrorCode, string> = {
   "activation.fingerprint_required": "hwFingerprint: required by a firstActivation license",
   "activation.not_bound": "The license's machine was released; it awaits a rebind",
   "activation.seat_limit_reached": "All 3 seats of the license are in use",
+  "activation.device_budget_exhausted":
+    "3 new devices were activated on this license in the last 30 days; the next may activate from 2026-09-21T14:13:20.000Z",
   "hmac.missing": "X-Service-Timestamp and X-Service-Signature headers are required",
   "hmac.malformed": "X-Service-Timestamp must be unix seconds",
   "hmac.stale": "X-Service-Timestamp is 412 s away from the server's clock (at most 300 s allowed)",
@@ -105,4 +107,19 @@ export const errorExampleMessages: Record<ErrorCode, string> = {
   "webhook_delivery.not_found": "No webhook delivery with id 6b4d3c2e-0f9a-4b8c-9d7e-6f5a4b3c2d1e",
   "hmac.v2_required":
     "This server accepts only v2 request signatures (X-Service-Signature: v2=<hex>); update the client",
+};
+
+/** The details the codes that carry some are sent with, as the reference shows them. */
+export const errorExampleDetails: ErrorDetailsByCode = {
+  "activation.device_budget_exhausted": { retryAt: "2026-09-21T14:13:20.000Z" },
+  "activation.seat_limit_reached": {
+    machines: [
+      {
+        activationId: "b5e0c1d2-3e4f-4a5b-8c6d-7e8f9a0b1c2d",
+        machineName: "DESIGN-LAPTOP-07",
+        activatedAt: "2026-08-02T09:30:00.000Z",
+        lastHeartbeatAt: "2026-09-21T14:13:20.000Z",
+      },
+    ],
+  },
 };

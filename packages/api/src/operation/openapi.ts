@@ -3,7 +3,7 @@ import { SIGNATURE_WINDOW_SECONDS } from "@licensing/protocol";
 import signatureVectors from "@licensing/protocol/vectors/signatures.json" with { type: "json" };
 import { z, type ZodType } from "zod";
 import { errorKindMapping, RETRY_AFTER_SECONDS } from "../errors.ts";
-import { errorExampleMessages } from "./error-examples.ts";
+import { errorExampleDetails, errorExampleMessages } from "./error-examples.ts";
 import type { AnyOperation, BodySchema } from "./operation.ts";
 
 type JsonSchema = Record<string, unknown>;
@@ -153,7 +153,15 @@ function errorResponses(r: AnyOperation) {
               examples: Object.fromEntries(
                 list.map((code) => [
                   code,
-                  { summary: code, value: { code, message: errorExampleMessages[code], status } },
+                  {
+                    summary: code,
+                    value: {
+                      code,
+                      message: errorExampleMessages[code],
+                      status,
+                      ...(errorExampleDetails as Partial<Record<ErrorCode, object>>)[code],
+                    },
+                  },
                 ]),
               ),
             },

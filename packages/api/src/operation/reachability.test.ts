@@ -48,6 +48,7 @@ describe("every declared operation is reachable", () => {
       "client.activate",
       "client.heartbeat",
       "client.deactivate",
+      "client.machines",
       "client.publicKey",
       "audit.export",
     ]);

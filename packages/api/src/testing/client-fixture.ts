@@ -27,8 +27,8 @@ export interface ClientApiFixture {
     terms?: Terms,
     machine?: Omit<BodyOf<Client["activate"]>, "licenseKey">,
   ): Promise<{ license: IssuedLicense; activationId: string; client: TestClient }>;
-  /** A heartbeat or deactivate signed as the SDK signs it, at the app's clock. */
-  signed<K extends "heartbeat" | "deactivate">(
+  /** A heartbeat, deactivate or machines request signed as the SDK signs it, at the app's clock. */
+  signed<K extends "heartbeat" | "deactivate" | "machines">(
     client: TestClient,
     operation: K,
     body: BodyOf<Client[K]>,

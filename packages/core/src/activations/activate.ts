@@ -1,13 +1,21 @@
 import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { isDeadlock, isUniqueViolation, tables, type Db } from "@licensing/db";
-import type { ActivateRequest, ActivateResponse, EventData } from "@licensing/contracts";
+import type {
+  ActivateRequest,
+  ActivateResponse,
+  EventData,
+  FingerprintComponent,
+} from "@licensing/contracts";
 import { normalizeLicenseKey } from "../crypto/license-key.ts";
 import type { Deps, RequestInfo } from "../deps.ts";
 import { fail } from "../errors.ts";
 import { liveSql } from "../licenses/live.ts";
 import { effectiveStatus } from "../licenses/mappers.ts";
+import { activateLocked } from "./activate-locked.ts";
 import { bindingAdmitsSql, checkBinding } from "./binding.ts";
+import { knownSince, liveSinceSql } from "./device-budget.ts";
+import { refuseSeat } from "./machines.ts";
 import { issueMarker } from "./marker.ts";
 
 /**
@@ -17,7 +25,10 @@ import { issueMarker } from "./marker.ts";
  *   the binding admits the fingerprint and a seat is free. An UPDATE re-checks its conditions on the newest
  *   row version after waiting for a concurrent writer's lock, so the seat count and the pin cannot race.
  *   It pins a firstActivation license and stamps the first activation;
- * - the activation, its `license.activated` event and audit row are written only when a seat was taken.
+ * - the activation, its `license.activated` event and audit row are written only when a seat was taken;
+ * - it takes nothing when the license has a device budget, or when the request's components could
+ *   match one of the license's machines (decision 0046): `activateLocked` decides those under the lock.
+ *   Otherwise a machine is known only by its fingerprint, and `new_device` is decided here in SQL.
  * When two activations of one new machine race, the loser breaks the one-live-activation-per-machine
  * index, the statement undoes itself, and running it again finds the winner's activation to reuse.
  */
@@ -28,6 +39,8 @@ export function prepareActivation(db: Db) {
   const fingerprint = sql`${p("fingerprint")}::text`;
   const activationId = sql`${p("activationId")}::uuid`;
   const clientIp = sql`${p("clientIp")}::text`;
+  const components = sql`${p("components")}::jsonb`;
+  const knownSinceAt = sql`${p("knownSince")}::timestamptz`;
 
   const license = db.$with("license").as(
     db
@@ -41,6 +54,8 @@ export function prepareActivation(db: Db) {
         liveSeats: l.liveSeats,
         offlineDays: l.offlineDays,
         signingKeyId: l.signingKeyId,
+        fingerprintMatch: l.fingerprintMatch,
+        maxNewDevicesPerWindow: l.maxNewDevicesPerWindow,
       })
       .from(l)
       .where(eq(l.licenseKey, p("licenseKey"))),
@@ -48,6 +63,13 @@ export function prepareActivation(db: Db) {
   const reused = db.$with("reused", { id: sql<string>`id`.as("id") }).as(
     sql`select a.id from activations a, license
          where a.license_id = license.id and a.status = 'active' and a.hw_fingerprint = ${fingerprint}`,
+  );
+  // A machine that sent components keeps its stored ones current, so a later drift is measured against
+  // what the machine last was. Only the activation row is written: no seat, no event.
+  const refreshed = db.$with("refreshed", {}).as(
+    sql`update activations a set components = ${components}
+         where a.id = (select id from reused limit 1) and ${components} is not null
+           and a.components is distinct from ${components}`,
   );
   const claimed = db.$with("claimed", { id: sql<string>`id`.as("id") }).as(
     sql`update licenses l
@@ -61,12 +83,19 @@ export function prepareActivation(db: Db) {
            and ${liveSql("l", now)}
            and (l.max_seats is null or l.live_seats < l.max_seats)
            and ${bindingAdmitsSql("l", fingerprint)}
+           and l.max_new_devices_per_window is null
+           and not (${components} is not null and l.fingerprint_match <> 'exact' and exists (
+                 select 1 from activations k
+                  where k.license_id = l.id and k.components is not null and ${liveSinceSql("k", knownSinceAt)}))
         returning l.id, l.company_id, l.template_id`,
   );
   const inserted = db.$with("inserted", {}).as(
-    sql`insert into activations (id, license_id, company_id, template_id, hw_fingerprint, machine_name, status,
-                             activated_at, client_ip)
-        select ${activationId}, claimed.id, claimed.company_id, claimed.template_id, ${fingerprint},
+    sql`insert into activations (id, license_id, company_id, template_id, hw_fingerprint, components, new_device,
+                             machine_name, status, activated_at, client_ip)
+        select ${activationId}, claimed.id, claimed.company_id, claimed.template_id, ${fingerprint}, ${components},
+               not exists (select 1 from activations k
+                            where k.license_id = claimed.id and k.hw_fingerprint = ${fingerprint}
+                              and ${liveSinceSql("k", knownSinceAt)}),
                ${p("machineName")}::text, 'active', ${now}, ${clientIp}
           from claimed`,
   );
@@ -86,7 +115,7 @@ export function prepareActivation(db: Db) {
           from claimed, license`,
   );
   return db
-    .with(license, reused, claimed, inserted, event, audit)
+    .with(license, reused, refreshed, claimed, inserted, event, audit)
     .select({
       license: {
         id: license.id,
@@ -98,6 +127,8 @@ export function prepareActivation(db: Db) {
         liveSeats: license.liveSeats,
         offlineDays: license.offlineDays,
         signingKeyId: license.signingKeyId,
+        fingerprintMatch: license.fingerprintMatch,
+        maxNewDevicesPerWindow: license.maxNewDevicesPerWindow,
       },
       claimed: sql<boolean>`exists (select 1 from claimed)`,
       reusedId: sql<string | null>`(select id from reused limit 1)`,
@@ -110,11 +141,26 @@ export type ActivationStatement = ReturnType<typeof prepareActivation>;
 type Outcome = Awaited<ReturnType<ActivationStatement["execute"]>>[number];
 type LicenseSnapshot = Outcome["license"];
 
+/** What one activation request asks for, normalised. */
+export interface MachineRequest {
+  licenseKey: string;
+  hwFingerprint: string | null;
+  components: FingerprintComponent[] | null;
+  machineName: string | null;
+}
+
+/** An activation that succeeded: the license's terms for the marker, the activation, and whether it healed. */
+export interface Activated {
+  license: { id: string; offlineDays: number; signingKeyId: string };
+  activationId: string;
+  healed: boolean;
+}
+
 /**
  * POST /client/activate (spec §4): one statement takes a seat, pins the machine when the license binds on
  * first activation, and records the activation with its event and audit row. A known machine reuses its
- * live activation and takes no second seat. Only when nothing was taken do the license's checks run here,
- * to name the rule that refused.
+ * live activation and takes no second seat. What that statement leaves to TypeScript (a machine that
+ * may heal, a license with a device budget) is decided under the license row's lock (`activateLocked`).
  */
 export async function activate(
   deps: Deps,
@@ -123,20 +169,24 @@ export async function activate(
 ): Promise<ActivateResponse> {
   const startedAt = performance.now();
   const licenseKey = normalizeLicenseKey(input.licenseKey);
-  const fingerprint = input.hwFingerprint ?? null;
-  const machineName = input.machineName ?? null;
-  const activation = licenseKey
-    ? await activateOnce(deps, licenseKey, fingerprint, machineName, request)
+  const machine = licenseKey
+    ? {
+        licenseKey,
+        hwFingerprint: input.hwFingerprint ?? null,
+        components: input.components?.length ? input.components : null,
+        machineName: input.machineName ?? null,
+      }
     : null;
+  const activation = machine ? await activateOnce(deps, machine, request) : null;
   if (!activation) {
     await deps.activations.activateLatency.padFailure(startedAt);
     return fail("license.not_found", "No license with this key");
   }
-  const { license, activationId } = activation;
+  const { license, activationId, healed } = activation;
   const heartbeatToken = await issueMarker(deps, deps.db, {
     licenseId: license.id,
     activationId,
-    hwFingerprint: fingerprint,
+    hwFingerprint: machine!.hwFingerprint,
     offlineDays: license.offlineDays,
     signingKeyId: license.signingKeyId,
   });
@@ -146,6 +196,7 @@ export async function activate(
     heartbeatToken,
     heartbeatIntervalSeconds: deps.config.licensing.heartbeatIntervalSeconds,
     maxOfflineDays: license.offlineDays,
+    healed,
   };
 }
 
@@ -153,24 +204,31 @@ export async function activate(
 // its seat claim; each run starts from a newer snapshot, so a few runs always settle.
 const MAX_RUNS = 5;
 
+/** Whether the statement may have left the request to `activateLocked` rather than refused it. */
+const deferred = (license: LicenseSnapshot, machine: MachineRequest) =>
+  license.maxNewDevicesPerWindow !== null ||
+  (machine.components !== null && license.fingerprintMatch !== "exact");
+
 async function activateOnce(
   deps: Deps,
-  licenseKey: string,
-  fingerprint: string | null,
-  machineName: string | null,
+  machine: MachineRequest,
   request: RequestInfo,
-): Promise<{ license: LicenseSnapshot; activationId: string } | null> {
+): Promise<Activated | null> {
+  const { licenseKey, hwFingerprint: fingerprint, machineName, components } = machine;
   for (let run = 1; ; run++) {
     const activationId = randomUUID();
     let outcome: Outcome | undefined;
     try {
+      const now = deps.clock.now();
       [outcome] = await deps.activations.activation.execute({
         licenseKey,
         fingerprint,
         machineName,
+        components: components && JSON.stringify(components),
         clientIp: request.ip,
         activationId,
-        now: deps.clock.now().toISOString(),
+        now: now.toISOString(),
+        knownSince: knownSince(now).toISOString(),
         eventData: JSON.stringify({
           licenseKey,
           activationId,
@@ -178,8 +236,16 @@ async function activateOnce(
           machineName,
           clientIp: request.ip,
         } satisfies Omit<EventData<"license.activated">, "licenseId">),
-        auditMeta: JSON.stringify({ hwFingerprint: fingerprint, machineName }),
+        auditMeta: JSON.stringify({
+          hwFingerprint: fingerprint,
+          machineName,
+          // Kinds only (what changed is what a reader needs), and only when the machine sent some.
+          components: components?.map((c) => c.kind),
+        }),
       });
+      if (outcome && !outcome.claimed && !outcome.reusedId && deferred(outcome.license, machine)) {
+        return await activateLocked(deps, machine, request);
+      }
     } catch (error) {
       const raced = isUniqueViolation(error, "activations_active_machine_key") || isDeadlock(error);
       if (raced && run < MAX_RUNS) continue;
@@ -187,15 +253,15 @@ async function activateOnce(
     }
     if (!outcome) return null;
     const { license } = outcome;
-    if (outcome.claimed) return { license, activationId };
+    if (outcome.claimed) return { license, activationId, healed: false };
 
     const now = deps.clock.now();
     const status = effectiveStatus(license, now);
     if (status !== "Active") fail("license.not_active", `The license is ${status}`);
     checkBinding(license, fingerprint ?? undefined);
-    if (outcome.reusedId) return { license, activationId: outcome.reusedId };
+    if (outcome.reusedId) return { license, activationId: outcome.reusedId, healed: false };
     if (license.maxSeats !== null && license.liveSeats >= license.maxSeats) {
-      fail("activation.seat_limit_reached", `All ${license.maxSeats} seats of the license are in use`);
+      await refuseSeat(deps.db, license, license.maxSeats);
     }
     if (run >= MAX_RUNS) throw new Error(`Activation of ${licenseKey} kept racing concurrent changes`);
   }

@@ -4,3 +4,4 @@ export { deactivate } from "./client-deactivate.ts";
 export { clientPublicKey } from "./public-key.ts";
 export { listActivations, listHeartbeats, resetActivation } from "./panel.ts";
 export { deactivateActivations } from "./deactivate-activations.ts";
+export { listMachines } from "./machines.ts";

@@ -12,6 +12,7 @@ export interface ActivationState {
   heartbeats: HeartbeatWriter;
   activateLatency: LatencyMirror;
   heartbeatLatency: LatencyMirror;
+  machinesLatency: LatencyMirror;
 }
 
 export function createActivationState(options: { db: Db; telemetryDb: Db; clock: Clock }): ActivationState {
@@ -20,5 +21,6 @@ export function createActivationState(options: { db: Db; telemetryDb: Db; clock:
     heartbeats: new HeartbeatWriter(options.telemetryDb, options.clock),
     activateLatency: new LatencyMirror(5),
     heartbeatLatency: new LatencyMirror(2),
+    machinesLatency: new LatencyMirror(2),
   };
 }

@@ -6,7 +6,7 @@ import {
   type TemplateRow,
   type TemplateVersionRow,
 } from "@licensing/db";
-import type { HwBinding } from "@licensing/contracts";
+import type { FingerprintMatch, HwBinding } from "@licensing/contracts";
 import { DAY } from "../clock.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
@@ -40,6 +40,10 @@ export interface IssueTermsInput {
   isTrial: boolean;
   hwBinding?: HwBinding | null | undefined;
   hwFingerprint?: string | null | undefined;
+  fingerprintMatch?: FingerprintMatch | null | undefined;
+  /** Absent: the template's; null: no limit. */
+  maxNewDevicesPerWindow?: number | null | undefined;
+  newDeviceWindowDays?: number | null | undefined;
 }
 
 export interface IssueTerms {
@@ -48,9 +52,15 @@ export interface IssueTerms {
   isTrial: boolean;
   hwBinding: HwBinding;
   hwFingerprint: string | null;
+  fingerprintMatch: FingerprintMatch;
+  maxNewDevicesPerWindow: number | null;
+  newDeviceWindowDays: number;
 }
 
-/** The spec's issue rules 1–3 (§4): expiry defaults, offlineDays clamping, binding defaults. */
+/**
+ * The spec's issue rules 1–3 (§4): expiry defaults, offlineDays clamping, binding defaults; and the
+ * device terms, the request's or else the template's.
+ */
 export function resolveIssueTerms(deps: Deps, template: TemplateRow, input: IssueTermsInput): IssueTerms {
   const now = deps.clock.now();
   const { maxOfflineDays, defaultTrialDays } = deps.config.licensing;
@@ -68,5 +78,18 @@ export function resolveIssueTerms(deps: Deps, template: TemplateRow, input: Issu
   if (hwBinding === "none" && hwFingerprint) {
     fail("license.invalid_binding", "hwBinding none binds no machine; omit hwFingerprint or choose fixed");
   }
-  return { expiresAt, offlineDays, isTrial: input.isTrial, hwBinding, hwFingerprint };
+  return {
+    expiresAt,
+    offlineDays,
+    isTrial: input.isTrial,
+    hwBinding,
+    hwFingerprint,
+    // The device terms are the license's from now on: a later template edit does not change them.
+    fingerprintMatch: input.fingerprintMatch ?? template.fingerprintMatch,
+    maxNewDevicesPerWindow:
+      input.maxNewDevicesPerWindow === undefined
+        ? template.maxNewDevicesPerWindow
+        : input.maxNewDevicesPerWindow,
+    newDeviceWindowDays: input.newDeviceWindowDays ?? template.newDeviceWindowDays,
+  };
 }

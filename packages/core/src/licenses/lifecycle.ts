@@ -7,12 +7,12 @@ import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
 import { publishEvents } from "../outbox/publish.ts";
 import { loadLicense } from "./load.ts";
-import { effectiveStatus, toLicenseResponse } from "./mappers.ts";
+import { effectiveStatus, licenseResponse } from "./mappers.ts";
 
 /** GET /licenses/{id}: Viewer on the license's company. */
 export async function getLicense(deps: Deps, actor: Actor, licenseId: string): Promise<LicenseResponse> {
   const { license } = await loadLicense(deps.db, actor, licenseId, "viewer");
-  return toLicenseResponse(license, deps.clock.now());
+  return licenseResponse(deps.db, license, deps.clock.now());
 }
 
 async function update(tx: Tx, licenseId: string, changes: Partial<LicenseRow>) {
@@ -86,5 +86,5 @@ export async function setLicenseSuspended(
     });
     return row;
   });
-  return toLicenseResponse(updated, deps.clock.now());
+  return licenseResponse(deps.db, updated, deps.clock.now());
 }

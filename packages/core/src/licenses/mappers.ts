@@ -1,5 +1,6 @@
-import type { LicenseRow } from "@licensing/db";
-import type { LicenseResponse, LicenseStatus } from "@licensing/contracts";
+import type { Executor, LicenseRow } from "@licensing/db";
+import type { DeviceBudget, LicenseResponse, LicenseStatus } from "@licensing/contracts";
+import { deviceBudgets } from "../activations/device-budget.ts";
 import { isPastExpiry } from "./live.ts";
 
 /**
@@ -11,7 +12,7 @@ export const effectiveStatus = (
   now: Date,
 ): LicenseStatus => (isPastExpiry(license, now) ? "Expired" : license.status);
 
-export const toLicenseResponse = (l: LicenseRow, now: Date): LicenseResponse => ({
+export const toLicenseResponse = (l: LicenseRow, now: Date, deviceBudget: DeviceBudget): LicenseResponse => ({
   id: l.id,
   licenseKey: l.licenseKey,
   companyId: l.companyId,
@@ -29,4 +30,21 @@ export const toLicenseResponse = (l: LicenseRow, now: Date): LicenseResponse => 
   isTrial: l.isTrial,
   hwBinding: l.hwBinding,
   hwFingerprint: l.hwFingerprint,
+  fingerprintMatch: l.fingerprintMatch,
+  deviceBudget,
 });
+
+/** Licenses as the panel shows them, their device budgets read in one query. */
+export async function toLicenseResponses(
+  executor: Executor,
+  rows: LicenseRow[],
+  now: Date,
+): Promise<LicenseResponse[]> {
+  const budgets = await deviceBudgets(executor, rows, now);
+  return rows.map((row) => toLicenseResponse(row, now, budgets.get(row.id)!));
+}
+
+export async function licenseResponse(executor: Executor, row: LicenseRow, now: Date) {
+  const [response] = await toLicenseResponses(executor, [row], now);
+  return response!;
+}

@@ -17,7 +17,7 @@ import { publishEvents } from "../outbox/publish.ts";
 import { loadTemplate } from "../templates/load.ts";
 import { activeSigningKey } from "../templates/signing-keys.ts";
 import { authorizeIssuingCompany, loadLicense } from "./load.ts";
-import { toLicenseResponse } from "./mappers.ts";
+import { licenseResponse } from "./mappers.ts";
 import { signLicense } from "./sign.ts";
 
 /**
@@ -154,5 +154,5 @@ export async function rebindLicense(
     await finish(tx, deps, actor, { type: "license.rebound", data }, "license.rebound", licenseId);
     return result.license;
   });
-  return toLicenseResponse(updated, deps.clock.now());
+  return licenseResponse(deps.db, updated, deps.clock.now());
 }

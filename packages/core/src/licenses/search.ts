@@ -17,7 +17,7 @@ import {
   type CompanyScope,
 } from "../policy/index.ts";
 import { liveCondition, pastExpiryCondition } from "./live.ts";
-import { toLicenseResponse } from "./mappers.ts";
+import { toLicenseResponses } from "./mappers.ts";
 import { licensePage } from "./page.ts";
 
 const l = tables.licenses;
@@ -103,7 +103,7 @@ export async function searchLicenses(
   const { rows, total } = await licensePage(deps, where, query, deps.db.select().from(l).$dynamic());
   return {
     ...empty,
-    items: rows.map((row) => toLicenseResponse(row, now)),
+    items: await toLicenseResponses(deps.db, rows, now),
     total,
   };
 }

@@ -1,5 +1,5 @@
 import type { SigningKeyRow } from "@licensing/db";
-import type { HwBinding, LicenseTokenConfig } from "@licensing/contracts";
+import type { FingerprintMatch, HwBinding, LicenseTokenConfig } from "@licensing/contracts";
 import { signLicenseToken, unixSeconds } from "../crypto/license-token.ts";
 import type { Deps } from "../deps.ts";
 import { signerFor } from "../templates/signing-keys.ts";
@@ -14,6 +14,7 @@ export interface TokenContent {
   isTrial: boolean;
   hwBinding: HwBinding;
   hwFingerprint: string | null;
+  fingerprintMatch: FingerprintMatch;
   config: LicenseTokenConfig;
 }
 
@@ -31,6 +32,7 @@ export function signLicense(deps: Deps, key: SigningKeyRow, content: TokenConten
       exp: unixSeconds(content.expiresAt),
       trial: content.isTrial,
       hw: { mode: content.hwBinding, fp: content.hwFingerprint },
+      fm: content.fingerprintMatch,
       cfg: content.config,
     },
     signerFor(deps, key),

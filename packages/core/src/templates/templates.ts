@@ -56,6 +56,9 @@ export async function createTemplate(
           description: input.description ?? null,
           defaultOfflineDays: clampTemplateOfflineDays(input.defaultOfflineDays),
           defaultValidityDays: input.defaultValidityDays,
+          fingerprintMatch: input.fingerprintMatch,
+          maxNewDevicesPerWindow: input.maxNewDevicesPerWindow,
+          newDeviceWindowDays: input.newDeviceWindowDays,
           createdAt: now,
           updatedAt: now,
         })
@@ -92,6 +95,11 @@ export async function updateTemplate(
       ? { defaultOfflineDays: clampTemplateOfflineDays(input.defaultOfflineDays) }
       : {}),
     ...(input.defaultValidityDays !== undefined ? { defaultValidityDays: input.defaultValidityDays } : {}),
+    ...(input.fingerprintMatch !== undefined ? { fingerprintMatch: input.fingerprintMatch } : {}),
+    ...(input.maxNewDevicesPerWindow !== undefined
+      ? { maxNewDevicesPerWindow: input.maxNewDevicesPerWindow }
+      : {}),
+    ...(input.newDeviceWindowDays !== undefined ? { newDeviceWindowDays: input.newDeviceWindowDays } : {}),
   };
   const template = await deps.db.transaction(async (tx) => {
     const current = await loadTemplate(tx, templateId, { forUpdate: true });

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { index, pgTable, primaryKey, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import type { FingerprintComponent } from "@licensing/contracts";
+import { boolean, index, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { id, timestamptz } from "./columns.ts";
 import { licenses } from "./licenses.ts";
 
@@ -14,6 +15,14 @@ export const activations = pgTable(
       .notNull()
       .references(() => licenses.id),
     hwFingerprint: text("hw_fingerprint"),
+    /**
+     * The fingerprint components the machine sent (`[{kind, hash}]`), or null when it sent none. Kept as
+     * jsonb on the row: they are read only with the license's other activations, never searched by value
+     * (decision 0046). A heal replaces them.
+     */
+    components: jsonb("components").$type<FingerprintComponent[]>(),
+    /** This activation brought a device new to the license: it counts against the device budget (0047). */
+    newDevice: boolean("new_device").notNull().default(false),
     machineName: text("machine_name"),
     status: text("status", { enum: activationStatuses }).notNull(),
     activatedAt: timestamptz("activated_at").notNull(),
@@ -46,6 +55,10 @@ export const activations = pgTable(
     index("activations_live_by_company_template")
       .on(t.companyId, t.templateId)
       .where(sql`${t.status} = 'active'`),
+    // The device budget: a license's new devices within its window (decision 0047).
+    index("activations_new_devices_by_license")
+      .on(t.licenseId, t.activatedAt)
+      .where(sql`${t.newDevice}`),
     // Analytics: activations per day since the last rollup (usage).
     index("activations_by_activated").on(t.activatedAt),
   ],

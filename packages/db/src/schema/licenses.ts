@@ -1,5 +1,5 @@
 import { LICENSE_STATUSES } from "@licensing/contracts";
-import { HW_BINDING_MODES } from "@licensing/protocol";
+import { FINGERPRINT_MATCH_MODES, HW_BINDING_MODES } from "@licensing/protocol";
 import { sql } from "drizzle-orm";
 import {
   boolean,
@@ -51,6 +51,18 @@ export const licenses = pgTable(
     isTrial: boolean("is_trial").notNull(),
     hwBinding: text("hw_binding", { enum: HW_BINDING_MODES }).notNull(),
     hwFingerprint: text("hw_fingerprint"),
+    /** The device terms, resolved from the template (or the issue request) at issue (decisions 0046, 0047). */
+    fingerprintMatch: text("fingerprint_match", { enum: FINGERPRINT_MATCH_MODES }).notNull().default("fuzzy"),
+    /** null: no limit. */
+    maxNewDevicesPerWindow: integer("max_new_devices_per_window"),
+    newDeviceWindowDays: integer("new_device_window_days").notNull().default(30),
+    /** The last panel reset of the device budget: new devices activated before it no longer count. */
+    deviceBudgetResetAt: timestamptz("device_budget_reset_at"),
+    /**
+     * The retryAt of the last `license.device_budget_exhausted`: while it lies ahead, further refusals
+     * publish nothing, so the event fires once per exhausted window.
+     */
+    deviceBudgetRefusedUntil: timestamptz("device_budget_refused_until"),
     updatedAt: timestamptz("updated_at").notNull(),
     /**
      * The seat limit (spec §2): a positive integer `limits.maxSeats` in the config, else null for no

@@ -1,3 +1,4 @@
+import { FINGERPRINT_MATCH_MODES } from "@licensing/protocol";
 import { sql } from "drizzle-orm";
 import {
   index,
@@ -24,6 +25,10 @@ export const templates = pgTable(
     description: text("description"),
     defaultOfflineDays: integer("default_offline_days").notNull(),
     defaultValidityDays: integer("default_validity_days").notNull(),
+    /** Copied to each license at issue unless the issue request overrides it (decisions 0046, 0047). */
+    fingerprintMatch: text("fingerprint_match", { enum: FINGERPRINT_MATCH_MODES }).notNull().default("fuzzy"),
+    maxNewDevicesPerWindow: integer("max_new_devices_per_window"),
+    newDeviceWindowDays: integer("new_device_window_days").notNull().default(30),
     status: text("status", { enum: templateStatuses }).notNull().default("Active"),
     /** The version new licenses follow; null until the first version is created. */
     currentVersionId: uuid("current_version_id").references((): AnyPgColumn => templateVersions.id),

@@ -1,0 +1,54 @@
+import type { FingerprintComponent, FingerprintMatch } from "@licensing/contracts";
+
+/**
+ * The one home of the matching rule (decision 0046): how much of a stored machine a request's fingerprint
+ * components show, and whether that is enough under the license's `fingerprintMatch`.
+ */
+
+/** The least score that still recognises a machine; `exact` never compares components. */
+export const MATCH_THRESHOLDS: Record<Exclude<FingerprintMatch, "exact">, number> = {
+  strict: 0.8,
+  fuzzy: 0.6,
+  loose: 0.4,
+};
+
+/**
+ * The kinds whose hash is equal in both, over the kinds the stored activation has: a component the stored
+ * machine never had neither helps nor hurts, one it had and the request lacks counts as changed. 0 when
+ * the stored activation has no components.
+ */
+export function matchScore(
+  stored: readonly FingerprintComponent[] | null,
+  presented: readonly FingerprintComponent[] | null,
+): number {
+  if (!stored?.length || !presented?.length) return 0;
+  const hashes = new Map(presented.map((c) => [c.kind, c.hash]));
+  const equal = stored.filter((c) => hashes.get(c.kind) === c.hash).length;
+  return equal / stored.length;
+}
+
+/** Whether `score` recognises the machine under `mode`; under `exact` components never do. */
+export function reachesThreshold(mode: FingerprintMatch, score: number): boolean {
+  if (mode === "exact") return false;
+  // Scores are ratios of small integers: compare with a tolerance so that 3/5 is 0.6 exactly.
+  return score >= MATCH_THRESHOLDS[mode] - 1e-9;
+}
+
+/** One of a license's machines as matching sees it. */
+export interface KnownMachine {
+  hwFingerprint: string | null;
+  components: readonly FingerprintComponent[] | null;
+}
+
+/**
+ * Whether a request shows the machine `known`: the same fingerprint, or (unless `exact`) components at
+ * the threshold. A request without a fingerprint matches by components only.
+ */
+export function isSameMachine(
+  mode: FingerprintMatch,
+  known: KnownMachine,
+  request: { hwFingerprint: string | null; components: readonly FingerprintComponent[] | null },
+): boolean {
+  if (request.hwFingerprint !== null && known.hwFingerprint === request.hwFingerprint) return true;
+  return reachesThreshold(mode, matchScore(known.components, request.components));
+}
