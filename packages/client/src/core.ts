@@ -66,6 +66,7 @@ export { CLIENT_ERROR_CODES, type ClientErrorCode } from "./http/error-codes.ts"
 export { requestSigner } from "./http/signing.ts";
 export type {
   FingerprintComponent,
+  FingerprintMatchMode,
   HwBindingMode,
   MarkerPayload,
   ParsedToken,

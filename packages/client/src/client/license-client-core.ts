@@ -230,6 +230,7 @@ export class LicenseClientCore<Config = unknown> {
       expiresAt: claims.exp * 1000,
       trial: claims.trial,
       hwBinding: { mode: claims.hw.mode, fingerprint: claims.hw.fp },
+      fingerprintMatch: claims.fm ?? "fuzzy",
       config: claims.cfg,
     };
   }

@@ -1,7 +1,7 @@
 import type { PublicKeyInput } from "../crypto/verify.ts";
 import type { ApiFailure, Machine } from "../http/server-api.ts";
 import type { MarkerProblem } from "../license/marker-check.ts";
-import type { HwBindingMode, TokenConfig } from "../license/types.ts";
+import type { FingerprintMatchMode, HwBindingMode, TokenConfig } from "../license/types.ts";
 import type { ClientStatus, StatusDetails } from "../status/derive-status.ts";
 import type { ComponentValues } from "./components.ts";
 import type { ClientLogger } from "./connection.ts";
@@ -85,6 +85,11 @@ export interface LicenseInfo {
   expiresAt: number;
   trial: boolean;
   hwBinding: { mode: HwBindingMode; fingerprint: string | null };
+  /**
+   * How far the machine's components may drift and the server still recognise it (`exact`, `strict`,
+   * `fuzzy`, `loose`); `fuzzy` for a token signed before licenses carried it.
+   */
+  fingerprintMatch: FingerprintMatchMode;
   config: TokenConfig;
 }
 

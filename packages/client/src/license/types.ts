@@ -5,6 +5,7 @@
  */
 export type {
   FingerprintComponent,
+  FingerprintMatchMode,
   HwBindingMode,
   MarkerPayload,
   ParsedToken,

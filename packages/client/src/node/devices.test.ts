@@ -1,11 +1,17 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { copyFile, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import componentVectors from "@licensing/protocol/vectors/components.json" with { type: "json" };
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashComponents } from "../client/components.ts";
 import { serializeState } from "../client/state.ts";
 import type { TimerKind } from "../client/scheduler.ts";
 import { LicensingApiError } from "../http/server-api.ts";
-import { manualScheduler, startSdkTestServer, type SdkTestServer } from "../../testing/index.ts";
+import {
+  manualScheduler,
+  startSdkTestServer,
+  type LicenseOnDisk,
+  type SdkTestServer,
+} from "../../testing/index.ts";
 import { defaultComponents, defaultFingerprint } from "./fingerprint.ts";
 
 /** Issue 22 §4: components, re-activation, machines managed from the app, refusals that say what happened. */
@@ -26,6 +32,13 @@ const liveActivations = async (licenseId: string) =>
   (await server.admin.api.activations.list({ params: { id: licenseId } })).body.filter(
     (a) => a.status === "active",
   );
+
+/** The same license file on another machine: its own copy, so its own cache beside it. */
+async function elsewhere(onDisk: LicenseOnDisk, machine: string): Promise<LicenseOnDisk> {
+  const path = join(onDisk.dir, `${machine}.lic`);
+  await copyFile(onDisk.path, path);
+  return { ...onDisk, path };
+}
 
 /** A fetch that forwards to the server and keeps what the client sent to the client API. */
 function recordingFetch() {
@@ -140,9 +153,26 @@ describe("components", () => {
     const after = server.client(onDisk, { hwFingerprint: "machine-a-upgraded", components });
     await after.initialize();
     expect(after.statusDetails).toMatchObject({ status: "Active", activationId, lastError: null });
+    expect(after.license?.fingerprintMatch).toBe("fuzzy");
     expect((await liveActivations(onDisk.license.id)).map((a) => a.hwFingerprint)).toEqual([
       "machine-a-upgraded",
     ]);
+    await after.dispose();
+  });
+
+  it("under exact matching nothing heals: the changed machine is a new one", async () => {
+    const onDisk = await server.licenseOnDisk({ ...seats(1), fingerprintMatch: "exact" });
+    const components = { "machine-id": "id-1", "cpu-model": "cpu", "disk-id": "disk", "host-name": "box" };
+    const before = server.client(onDisk, { components, deactivateOnDispose: false });
+    await before.initialize();
+    expect(before.license?.fingerprintMatch).toBe("exact");
+    await before.dispose();
+    const after = server.client(await elsewhere(onDisk, "upgraded"), {
+      hwFingerprint: "machine-a-upgraded",
+      components,
+    });
+    await after.initialize();
+    expect(after.statusDetails).toMatchObject({ status: "Expired", reason: "seat-limit" });
     await after.dispose();
   });
 });
@@ -189,7 +219,7 @@ describe("re-activation", () => {
     const onDisk = await server.licenseOnDisk();
     const client = server.client(onDisk);
     await client.initialize();
-    const other = server.client(onDisk, { hwFingerprint: "machine-b" });
+    const other = server.client(await elsewhere(onDisk, "b"), { hwFingerprint: "machine-b" });
     await other.initialize();
     expect(await other.deactivateMachine(client.statusDetails.activationId!)).toBe(true);
     expect(await client.heartbeat()).toBe(true);
@@ -222,7 +252,10 @@ describe("refusals say what the server said", () => {
     await first.initialize();
     const firstId = first.statusDetails.activationId!;
 
-    const second = server.client(onDisk, { hwFingerprint: "machine-b", machineName: "Laptop" });
+    const second = server.client(await elsewhere(onDisk, "b"), {
+      hwFingerprint: "machine-b",
+      machineName: "Laptop",
+    });
     expect(await second.initialize()).toBe(true);
     const refused = second.statusDetails;
     expect(refused).toMatchObject({
@@ -262,7 +295,11 @@ describe("refusals say what the server said", () => {
     await first.initialize();
     const scheduler = manualScheduler();
     const { sent, fetcher } = recordingFetch();
-    const second = server.client(onDisk, { hwFingerprint: "machine-b", scheduler, fetch: fetcher });
+    const second = server.client(await elsewhere(onDisk, "b"), {
+      hwFingerprint: "machine-b",
+      scheduler,
+      fetch: fetcher,
+    });
     await second.initialize();
     expect(second.statusDetails).toMatchObject({ reason: "seat-limit", heartbeating: true });
     const wait = scheduler.pending().at(-1)!;
@@ -280,7 +317,7 @@ describe("refusals say what the server said", () => {
     scheduler.fire(network);
     await expect.poll(() => second.statusDetails.status).toBe("Active");
 
-    const third = server.client(onDisk, { hwFingerprint: "machine-c" });
+    const third = server.client(await elsewhere(onDisk, "c"), { hwFingerprint: "machine-c" });
     await third.initialize();
     expect(third.statusDetails.reason).toBe("seat-limit");
     await second.deactivate();
@@ -335,7 +372,7 @@ describe("refusals say what the server said", () => {
 
     server.app.clock.advance(DAY);
     const scheduler = manualScheduler();
-    const second = server.client(onDisk, { hwFingerprint: "machine-b", scheduler });
+    const second = server.client(await elsewhere(onDisk, "b"), { hwFingerprint: "machine-b", scheduler });
     await second.initialize();
     const retryAt = activatedAt + 30 * DAY;
     expect(second.statusDetails).toMatchObject({
@@ -356,13 +393,28 @@ describe("refusals say what the server said", () => {
     expect(second.statusDetails).toMatchObject({ reason: "marker-valid", retryAt: null, lastError: null });
     await second.dispose();
   });
+
+  it("a spent device budget reset from the panel: heartbeat() activates at once", async () => {
+    const onDisk = await server.licenseOnDisk({ maxNewDevicesPerWindow: 1 });
+    const first = server.client(onDisk);
+    await first.initialize();
+    await first.dispose();
+    const second = server.client(await elsewhere(onDisk, "b"), { hwFingerprint: "machine-b" });
+    await second.initialize();
+    expect(second.statusDetails.reason).toBe("device-budget");
+    const reset = await server.admin.post(`/api/v1/panel/licenses/${onDisk.license.id}/device-budget/reset`);
+    expect(reset.status).toBe(204);
+    expect(await second.heartbeat()).toBe(true);
+    expect(second.statusDetails).toMatchObject({ status: "Active", reason: "marker-valid", retryAt: null });
+    await second.dispose();
+  });
 });
 
 describe("machines managed from the app", () => {
   it("listMachines lists the live activations; deactivateMachine frees another's seat", async () => {
     const onDisk = await server.licenseOnDisk(seats(3));
     const a = server.client(onDisk, { machineName: "A" });
-    const b = server.client(onDisk, { hwFingerprint: "machine-b", machineName: null });
+    const b = server.client(await elsewhere(onDisk, "b"), { hwFingerprint: "machine-b", machineName: null });
     await a.initialize();
     server.app.clock.advance(60 * SECOND);
     await b.initialize();

@@ -63,6 +63,7 @@ describe("LicenseClient against the real server", () => {
       licenseKey: onDisk.license.licenseKey,
       licenseId: onDisk.license.id,
       version: 1,
+      fingerprintMatch: "fuzzy",
     });
 
     const marker = await readFile(`${onDisk.path}.hb`, "utf8");
