@@ -294,6 +294,13 @@ const rows: Row[] = [
     expect: adminRow("204"),
   },
   {
+    operation: "reset a device budget",
+    minimum: "Admin on the company",
+    send: async (api, t) =>
+      api.activations.resetDeviceBudget({ params: { id: (await fresh.license(t)).id } }),
+    expect: adminRow("204"),
+  },
+  {
     operation: "read templates",
     minimum: "any",
     send: (api) => api.templates.list(),

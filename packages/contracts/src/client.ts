@@ -143,6 +143,19 @@ export const LicenseKeyParams = z.object({ licenseKey: LicenseKey });
 
 export const ActivationStatus = z.enum(["active", "deactivated"]);
 
+export const ActivationHeal = z
+  .object({
+    healedAt: Timestamp,
+    score: z
+      .number()
+      .meta({ description: "The share of the stored components that matched", examples: [0.8] }),
+    changedKinds: z
+      .array(z.string())
+      .meta({ description: "The kinds that had changed or were missing", examples: [["disk"]] }),
+  })
+  .meta({ id: "ActivationHeal" });
+export type ActivationHeal = z.infer<typeof ActivationHeal>;
+
 export const ActivationResponse = z
   .object({
     id: Uuid,
@@ -158,6 +171,17 @@ export const ActivationResponse = z
     activatedAt: Timestamp,
     lastHeartbeatAt: Timestamp.nullable(),
     deactivatedAt: Timestamp.nullable(),
+    componentKinds: z.array(z.string()).meta({
+      description: "The kinds of the machine's fingerprint components (never their hashes)",
+      examples: [["machine-id", "disk", "mac"]],
+    }),
+    newDevice: z
+      .boolean()
+      .meta({ description: "It brought a device new to the license (it counts against the device budget)" }),
+    heals: z.array(ActivationHeal).meta({
+      description:
+        "Each time the machine's fingerprint changed and its components recognised it, oldest first",
+    }),
   })
   .meta({ id: "ActivationResponse" });
 export type ActivationResponse = z.infer<typeof ActivationResponse>;

@@ -54,4 +54,16 @@ export const activationOperations = {
     handler: ({ deps, actor, input }) =>
       activations.resetActivation(deps, actor, input.id, input.activationId),
   }),
+  resetDeviceBudget: operation({
+    method: "post",
+    path: "/panel/licenses/{id}/device-budget/reset",
+    summary: "Reset a license's device budget",
+    description:
+      "Clears the license's device budget: the new devices activated so far stop counting, so new machines may activate again at once (up to `maxNewDevicesPerWindow` within the window), and the next refusal publishes `license.device_budget_exhausted` again. Activations and seats are untouched. Needs Admin on the license's company; recorded in the audit log.",
+    tags,
+    auth: "authenticated",
+    params: IdParams,
+    errors: ["license.not_found", "auth.forbidden"],
+    handler: ({ deps, actor, input }) => activations.resetDeviceBudget(deps, actor, input.id),
+  }),
 };

@@ -30,8 +30,9 @@ export function matchScore(
 /** Whether `score` recognises the machine under `mode`; under `exact` components never do. */
 export function reachesThreshold(mode: FingerprintMatch, score: number): boolean {
   if (mode === "exact") return false;
-  // Scores are ratios of small integers: compare with a tolerance so that 3/5 is 0.6 exactly.
-  return score >= MATCH_THRESHOLDS[mode] - 1e-9;
+  // Division rounds correctly, so 3/5, 6/10 and 9/15 are the same double as the literal 0.6: the
+  // boundary needs no tolerance (fingerprint-match.test.ts holds it).
+  return score >= MATCH_THRESHOLDS[mode];
 }
 
 /** One of a license's machines as matching sees it. */

@@ -1,13 +1,15 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { tables, type ActivationRow } from "@licensing/db";
-import type { ActivationResponse, HeartbeatRecordResponse } from "@licensing/contracts";
+import type { ActivationHeal, ActivationResponse, HeartbeatRecordResponse } from "@licensing/contracts";
+import { recordAudit } from "../audit/record.ts";
 import type { Actor } from "../auth/actor.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
 import { loadLicense } from "../licenses/load.ts";
 import { deactivateActivations } from "./deactivate-activations.ts";
+import { countedNewDevices } from "./device-budget.ts";
 
-const toActivationResponse = (a: ActivationRow): ActivationResponse => ({
+const toActivationResponse = (a: ActivationRow, heals: ActivationHeal[]): ActivationResponse => ({
   id: a.id,
   hwFingerprint: a.hwFingerprint,
   machineName: a.machineName,
@@ -15,6 +17,9 @@ const toActivationResponse = (a: ActivationRow): ActivationResponse => ({
   activatedAt: a.activatedAt.toISOString(),
   lastHeartbeatAt: a.lastHeartbeatAt?.toISOString() ?? null,
   deactivatedAt: a.deactivatedAt?.toISOString() ?? null,
+  componentKinds: a.components?.map((c) => c.kind) ?? [],
+  newDevice: a.newDevice,
+  heals,
 });
 
 /** GET /licenses/{id}/activations: Viewer; active ones first, newest first. */
@@ -30,7 +35,40 @@ export async function listActivations(
     .from(a)
     .where(eq(a.licenseId, licenseId))
     .orderBy(a.status, desc(a.activatedAt), desc(a.id));
-  return rows.map(toActivationResponse);
+  const heals = await healHistory(
+    deps,
+    rows.map((r) => r.id),
+  );
+  return rows.map((row) => toActivationResponse(row, heals.get(row.id) ?? []));
+}
+
+/** The heals of activations, from their `activation.healed` audit rows (the audit log is their record). */
+async function healHistory(deps: Deps, activationIds: string[]): Promise<Map<string, ActivationHeal[]>> {
+  const heals = new Map<string, ActivationHeal[]>();
+  if (activationIds.length === 0) return heals;
+  const log = tables.auditLog;
+  const rows = await deps.db
+    .select({ entityId: log.entityId, meta: log.meta, occurredAt: log.occurredAt })
+    .from(log)
+    .where(
+      and(
+        eq(log.entityType, "activation"),
+        inArray(log.entityId, activationIds),
+        eq(log.action, "activation.healed"),
+      ),
+    )
+    .orderBy(asc(log.occurredAt), asc(log.id));
+  for (const row of rows) {
+    const meta = row.meta as { score?: number; changedKinds?: string[] };
+    const list = heals.get(row.entityId!) ?? [];
+    list.push({
+      healedAt: row.occurredAt.toISOString(),
+      score: meta.score ?? 0,
+      changedKinds: meta.changedKinds ?? [],
+    });
+    heals.set(row.entityId!, list);
+  }
+  return heals;
 }
 
 /** GET /licenses/{id}/heartbeats?limit=: Viewer; the latest `limit` heartbeats. */
@@ -70,5 +108,27 @@ export async function resetActivation(deps: Deps, actor: Actor, licenseId: strin
       { actorEmail: actor.email, reason: "panel.reset", request: actor.request },
       activationId,
     );
+  });
+}
+
+/**
+ * POST /licenses/{id}/device-budget/reset: Admin; the new devices counted so far stop counting (those
+ * activated up to now), and the next refusal publishes again. Audited with how many it cleared.
+ */
+export async function resetDeviceBudget(deps: Deps, actor: Actor, licenseId: string): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const { license } = await loadLicense(tx, actor, licenseId, "admin", { forUpdate: true });
+    const now = deps.clock.now();
+    const counted = (await countedNewDevices(tx, [license.id], now)).get(license.id);
+    await tx
+      .update(tables.licenses)
+      .set({ deviceBudgetResetAt: now, deviceBudgetRefusedUntil: null, updatedAt: now })
+      .where(eq(tables.licenses.id, license.id));
+    await recordAudit(tx, deps.clock, actor, {
+      action: "license.device_budget_reset",
+      entityType: "license",
+      entityId: license.id,
+      meta: { licenseKey: license.licenseKey, cleared: counted?.used ?? 0 },
+    });
   });
 }
