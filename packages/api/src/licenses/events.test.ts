@@ -55,6 +55,19 @@ describe("outbox events", () => {
       ).status,
     ).toBe(200);
 
+    // activation_healed (a machine recognised by its components), device_budget_exhausted (a new device
+    // over a budget of one)
+    const drifting = await suite.issue({ maxNewDevicesPerWindow: 1 });
+    const components = (...hashes: number[]) =>
+      hashes.map((n, i) => ({ kind: `kind-${i}`, hash: n.toString(16).padStart(64, "0") }));
+    const machine = (hwFingerprint: string, ...hashes: number[]) =>
+      client.api.client.activate({
+        body: { licenseKey: drifting.licenseKey, hwFingerprint, components: components(...hashes) },
+      });
+    expect((await machine("fp-6", 1, 2, 3, 4, 5)).status).toBe(200);
+    expect((await machine("fp-7", 1, 2, 3, 4, 9)).body.healed).toBe(true);
+    expect((await machine("fp-8", 6, 7, 8, 9, 10)).status).toBe(429);
+
     // heartbeat_missed (raw SQL sweeper), then expired (sweeper)
     const silent = await suite.issue({
       expiresAt: new Date(app.clock.now().getTime() + 2 * DAY).toISOString(),

@@ -68,6 +68,7 @@ describe("POST /panel/licenses", () => {
       exp: nowSeconds() + 90 * 86_400,
       trial: false,
       hw: { mode: "none", fp: null },
+      fm: "fuzzy",
       cfg: { features: ["export"], limits: { maxSeats: 2 }, edition: "pro" },
     });
   });
@@ -93,6 +94,8 @@ describe("POST /panel/licenses", () => {
       isTrial: false,
       hwBinding: "none",
       hwFingerprint: null,
+      fingerprintMatch: "fuzzy",
+      deviceBudget: { used: 0, max: null, windowDays: 30, resetsAt: null },
     });
     const events = await app.database.db.select().from(tables.outboxEvents);
     expect(events.find((e) => e.data.licenseId === res.body.id)).toMatchObject({
