@@ -5,10 +5,11 @@
  * request cost the process under test and PostgreSQL.
  *
  *   npx tsx scripts/bench-client.ts [--duration 10] [--connections 32] [--licenses 200] [--runs 1]
+ *     [--components 7]
  *   DATABASE_URL=postgres://… selects the PostgreSQL server (default: the local one).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { signRequest } from "@licensing/core";
@@ -22,16 +23,19 @@ const { values: args } = parseArgs({
     connections: { type: "string", default: "32" },
     licenses: { type: "string", default: "200" },
     runs: { type: "string", default: "1" },
+    components: { type: "string", default: "7" },
     only: { type: "string" },
     help: { type: "boolean", short: "h", default: false },
   },
 });
 if (args.help) {
   console.log(`Usage: npx tsx scripts/bench-client.ts [--duration seconds] [--connections n] [--licenses n] [--runs n]
+       [--components n]
 
 Starts the server (apps/server/src/main.ts) on a fresh database of the PostgreSQL server named by
 DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres), seeds licenses over HTTP, then runs
-autocannon against POST /client/activate (a new fingerprint each time, seat check included), POST
+autocannon against POST /client/activate (a new fingerprint each time, seat check included, with the
+SDK's 7 fingerprint components: --components 0 sends none, as SDKs before issue 22 did), POST
 /client/heartbeat (signed v1+v2) and the marker-signing floor; --only activate|heartbeat|floor runs one.
 Besides requests/s and latency it prints CPU ms per request of the server and of PostgreSQL (from /proc).
 --runs repeats the three scenarios and adds the median of each figure (the machine's own noise is often
@@ -42,6 +46,7 @@ const duration = Number(args.duration);
 const connections = Number(args.connections);
 const licenseCount = Number(args.licenses);
 const runs = Number(args.runs);
+const componentCount = Number(args.components);
 const serverUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const log = (message: string) => console.log(`[bench-client] ${message}`);
 
@@ -196,6 +201,27 @@ async function main() {
     activationsPool.push({ licenseKey, activationId: res.body.activationId });
   }
 
+  // What the SDK sends: seven components (issue 22). A new machine of an office fleet: the CPU model,
+  // memory size and OS family are those of the license's other machines (the same hash, salted with the
+  // same key), the machine id, disk, MAC and host name its own; so the server scores it against the
+  // license's live activations and heals nothing.
+  const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+  const kinds = [
+    "machine-id",
+    "cpu-model",
+    "memory-size",
+    "disk-id",
+    "mac-address",
+    "host-name",
+    "os-family",
+  ];
+  const shared = new Set(["cpu-model", "memory-size", "os-family"]);
+  const components = (licenseKey: string, machine: number) =>
+    kinds.slice(0, componentCount).map((kind) => ({
+      kind,
+      hash: sha256(`${licenseKey}\n${kind}\n${shared.has(kind) ? "fleet" : machine}`),
+    }));
+
   let counter = 0;
   const wanted = (name: string) => !args.only || args.only === name;
   const skipped: Figures = {
@@ -215,9 +241,11 @@ async function main() {
       headers: { "content-type": "application/json" },
       setupRequest: (req) => {
         counter += 1;
+        const licenseKey = keys[counter % keys.length]!;
         const body = JSON.stringify({
-          licenseKey: keys[counter % keys.length],
+          licenseKey,
           hwFingerprint: `m-${counter}`,
+          ...(componentCount > 0 ? { components: components(licenseKey, counter) } : {}),
         });
         return { ...req, body };
       },
@@ -253,8 +281,9 @@ async function main() {
   const results: Figures[][] = [];
   for (let run = 1; run <= runs; run++) {
     if (runs > 1) log(`run ${run} of ${runs}`);
-    const activate = await scenario("activate (new fingerprint)", () =>
-      load("activate (new fingerprint)", serverPid, {
+    const activateName = `activate (new fp, ${componentCount} comp.)`;
+    const activate = await scenario(activateName, () =>
+      load(activateName, serverPid, {
         url: `${base}/api/v1/client/activate`,
         requests: activateRequests,
       }),

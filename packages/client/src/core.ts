@@ -19,7 +19,8 @@ export {
   type TrustedMarker,
 } from "./client/local-license.ts";
 export { inspectLicense, type LicenseInspection } from "./client/inspect.ts";
-export { parseState, serializeState, type ClientState } from "./client/state.ts";
+export { parseState, serializeState, type ClientState, type FingerprintVersion } from "./client/state.ts";
+export { hashComponents, type ComponentValues } from "./client/components.ts";
 export { valueAtPath } from "./client/config-path.ts";
 export type { ConfigPath, ConfigValue, FeatureOf } from "./client/config-types.ts";
 export {
@@ -28,6 +29,7 @@ export {
   GRACE_PERIOD_MS,
   CLIENT_STATUSES,
   type LicenseProblem,
+  type RefusalReason,
   type ClientStatus,
   type StatusDetails,
   type StatusInputs,
@@ -51,9 +53,20 @@ export {
 export { checkMarker, type MarkerOwner, type MarkerProblem } from "./license/marker-check.ts";
 // A product's key field reads a pasted key as the server does.
 export { isLicenseKey, normalizeLicenseKey } from "@licensing/protocol";
-export { ServerApi, type ApiFailure, type ApiResult, type ServerApiOptions } from "./http/server-api.ts";
+export {
+  LicensingApiError,
+  ServerApi,
+  type Activation,
+  type ApiFailure,
+  type ApiResult,
+  type Machine,
+  type ServerApiOptions,
+} from "./http/server-api.ts";
+export { CLIENT_ERROR_CODES, type ClientErrorCode } from "./http/error-codes.ts";
 export { requestSigner } from "./http/signing.ts";
 export type {
+  FingerprintComponent,
+  FingerprintMatchMode,
   HwBindingMode,
   MarkerPayload,
   ParsedToken,

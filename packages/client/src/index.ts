@@ -7,10 +7,13 @@ export { LicenseClient, installIdFile, type LicenseClientOptions } from "./node/
 export { cachePaths, fileStorage, writeFileAtomic } from "./node/file-storage.ts";
 export {
   collectFingerprintSources,
+  defaultComponents,
   defaultFingerprint,
+  fingerprintComponents,
   fingerprintOf,
   fingerprintSources,
   isStableMac,
+  memorySizeBucket,
   type FingerprintProbe,
   type FingerprintSources,
 } from "./node/fingerprint.ts";

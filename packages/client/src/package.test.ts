@@ -99,10 +99,13 @@ const expectDeactivated = async (licenseId: string) => {
 /** A program over the public types of both entries; the `@ts-expect-error` lines must fail to compile. */
 const publicTypesProgram = `import {
   LicenseClient,
+  LicensingApiError,
   inspectLicenseFile,
+  type ClientErrorCode,
   type ClientStatus,
   type ConfigPath,
   type LicenseClientOptions,
+  type Machine,
   type StatusDetails,
 } from "@licensing/client";
 import { LicenseClientCore, memoryStorage, type LicenseStorage } from "@licensing/client/core";
@@ -132,7 +135,15 @@ const core = new LicenseClientCore({ ...options, storage, hwFingerprint: "finger
 const details: StatusDetails = core.statusDetails;
 const status: ClientStatus = client.status;
 const inspected: Promise<unknown> = inspectLicenseFile({ licenseFilePath: "./license.lic", publicKey: options.publicKey });
-export { seats, size, exported, path, anything, details, status, inspected };
+const machines: Promise<Machine[]> = client.listMachines();
+const freed: Promise<boolean> = client.deactivateMachine("b5e0c1d2-3e4f-4a5b-8c6d-7e8f9a0b1c2d");
+const code: ClientErrorCode | undefined = client.statusDetails.lastError?.code;
+const refused: boolean = client.statusDetails.reason === "seat-limit" && client.statusDetails.machines !== null;
+// @ts-expect-error not a code the client can meet
+const wrong: ClientErrorCode = "activation.seat_limit";
+const upgraded = new LicenseClient({ ...options, fingerprintVersion: 1, components: { "machine-id": "x" } });
+const apiError: unknown = new LicensingApiError({ code: "network.error", message: "", status: null, retryable: true, retryAfterMs: null });
+export { seats, size, exported, path, anything, details, status, inspected, machines, freed, code, refused, wrong, upgraded, apiError };
 `;
 
 let server: SdkTestServer;

@@ -53,3 +53,11 @@ export {
   type SignatureVersion,
   type SigningParts,
 } from "./signing.ts";
+export {
+  COMPONENT_HASH_PATTERN,
+  COMPONENT_KIND_PATTERN,
+  COMPONENT_KINDS,
+  MAX_COMPONENTS,
+  componentHashInput,
+  type FingerprintComponent,
+} from "./components.ts";

@@ -1,10 +1,14 @@
 import * as ed from "@noble/ed25519";
 import { describe, expect, it } from "vitest";
+import componentVectors from "../vectors/components.json" with { type: "json" };
 import keyVectors from "../vectors/license-keys.json" with { type: "json" };
 import markerVector from "../vectors/marker.json" with { type: "json" };
 import signatureVectors from "../vectors/signatures.json" with { type: "json" };
 import tokenVector from "../vectors/token.json" with { type: "json" };
 import {
+  COMPONENT_HASH_PATTERN,
+  COMPONENT_KIND_PATTERN,
+  componentHashInput,
   decodeBase64urlStrict,
   encodeBase64url,
   encodeMarkerBody,
@@ -70,6 +74,14 @@ describe("golden vectors", () => {
     expect(await hmacHex(c.licenseKey, v2String)).toBe(c.v2);
     expect(formatSignatureHeader({ v1: c.v1, v2: c.v2 })).toBe(c.header);
     expect(parseSignatureHeader(c.header)).toEqual({ v1: c.v1, v2: c.v2 });
+  });
+
+  it.each(componentVectors.cases)("components: $kind = $value", async (c) => {
+    expect(c.kind).toMatch(COMPONENT_KIND_PATTERN);
+    const input = componentHashInput(componentVectors.licenseKey, c.kind, c.value);
+    expect(input).toBe(c.input);
+    expect(await sha256Hex(input)).toBe(c.hash);
+    expect(c.hash).toMatch(COMPONENT_HASH_PATTERN);
   });
 
   it("license keys: formatted from random bytes and normalised from typed input", () => {

@@ -7,6 +7,7 @@ import { createHash, createHmac } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import * as ed from "@noble/ed25519";
 import {
+  componentHashInput,
   encodeBase64url,
   encodeMarkerBody,
   encodeTokenSigningInput,
@@ -130,4 +131,24 @@ out("license-keys.json", {
     ["SVC-5CYM9-8QQMG-K0KAV-9MS6K-3SD8U", null],
     ["XYZ-5CYM9-8QQMG-K0KAV-9MS6K-3SD8D", null],
   ].map(([input, expected]) => ({ input, expected })),
+});
+
+const componentValues: Array<[string, string]> = [
+  ["machine-id", "0f1e2d3c4b5a69788796a5b4c3d2e1f0"],
+  ["cpu-model", "intel(r) core(tm) i7-8650u cpu @ 1.90ghz"],
+  ["memory-size", "16gib"],
+  ["disk-id", "serial:s3z9nb0k123456x"],
+  ["mac-address", "3c:22:fb:aa:bb:cc"],
+  ["host-name", "build-box"],
+  ["os-family", "debian"],
+  ["cpu-model", "ünïcödé ✓"],
+];
+out("components.json", {
+  description:
+    "Fingerprint components: hash = lower-case hex SHA-256 of the UTF-8 of componentHashInput(licenseKey, kind, value), i.e. `licensing-component/1\\n<licenseKey>\\n<kind>\\n<value>`. The license key is the salt.",
+  licenseKey: claims.lk,
+  cases: componentValues.map(([kind, value]) => {
+    const input = componentHashInput(claims.lk, kind, value);
+    return { kind, value, input, hash: createHash("sha256").update(input).digest("hex") };
+  }),
 });

@@ -1,7 +1,10 @@
 import type { ErrorCode } from "@licensing/contracts";
+import type { FingerprintComponent } from "@licensing/protocol";
+import type { ClientErrorCode } from "../http/error-codes.ts";
 import { backoffDelay, jittered } from "../http/retry.ts";
-import { ServerApi, type ApiFailure, type ApiResult } from "../http/server-api.ts";
+import { ServerApi, type ApiFailure, type ApiResult, type Machine } from "../http/server-api.ts";
 import type { VerifiedLicense } from "../license/license-file.ts";
+import type { RefusalReason } from "../status/derive-status.ts";
 import type { Scheduler } from "./scheduler.ts";
 
 export interface ClientLogger {
@@ -18,6 +21,8 @@ export interface ConnectionOptions {
   scheduler: Scheduler;
   license: VerifiedLicense;
   fingerprint: string;
+  /** The hashed components sent with each activation (resolved once). */
+  components(): Promise<FingerprintComponent[]>;
   log(level: "debug" | "warn", message: string): void;
   /** A trustworthy server time (the response's `Date`). */
   onServerTime(time: number): void;
@@ -36,11 +41,32 @@ const MAX_INTERVAL_MS = 24 * 60 * 60 * 1000;
 const RETRY_BASE_MS = 10_000;
 const STOPS_HEARTBEATS: ErrorCode = "license.not_active";
 const ACTIVATION_GONE: ErrorCode = "activation.not_found";
+// A budget retry waits this much past `retryAt`, so that the oldest counted device has surely left the window.
+const RETRY_AT_MARGIN_MS = 1000;
+
+/** The refusals that `statusDetails.reason` names, by the server's code. */
+const REFUSALS: Partial<Record<ClientErrorCode, RefusalReason>> = {
+  "activation.seat_limit_reached": "seat-limit",
+  "activation.device_budget_exhausted": "device-budget",
+  "license.not_active": "license-not-active",
+  "activation.fingerprint_mismatch": "device-changed",
+  "activation.not_bound": "device-changed",
+};
+
+/** The server's last refusal of this machine, until an activation or a heartbeat succeeds. */
+export interface Refusal {
+  reason: RefusalReason;
+  error: ApiFailure;
+  machines: Machine[] | null;
+  retryAt: number | null;
+}
 
 /**
  * The machine's conversation with the server: activation, then heartbeats on the server's interval with
- * ±10 % jitter. Network errors, 5xx and 429 are retried with backoff (never sooner than Retry-After);
- * any other 4xx stops the schedule: a retry would get the same answer. A manual `beat` always sends.
+ * ±10 % jitter. Network errors, 408, 5xx and 429 are retried with backoff (never sooner than Retry-After);
+ * a full license is asked again at each interval, a device budget after its `retryAt`; any other 4xx stops
+ * the schedule: a retry would get the same answer. An activation the server no longer knows (reset or
+ * deactivated) is replaced at once by a new activation. A manual `beat` always sends.
  */
 export class Connection {
   readonly api: ServerApi;
@@ -49,6 +75,9 @@ export class Connection {
   lastContactAt: number | null = null;
   lastError: ApiFailure | null = null;
   nextAttemptAt: number | null = null;
+  refusal: Refusal | null = null;
+  /** The activation was ended on the server and this machine activated again; until the next heartbeat. */
+  reactivated = false;
   private timer: unknown = null;
   private failures = 0;
   private intervalMs = DEFAULT_INTERVAL_SECONDS * 1000;
@@ -86,6 +115,13 @@ export class Connection {
     await Promise.race([Promise.allSettled([...this.inFlight]), wait(waitMs)]);
   }
 
+  /** The license's live activations. */
+  async machines(): Promise<ApiResult<Machine[]>> {
+    const result = await this.track(this.api.machines());
+    if (result.serverTime !== null) this.options.onServerTime(result.serverTime);
+    return result;
+  }
+
   /** Releases an activation's seat; `activation.not_found` counts as done (deactivation is idempotent). */
   async deactivate(activationId: string): Promise<boolean> {
     const result = await this.track(this.api.deactivate(activationId));
@@ -96,22 +132,31 @@ export class Connection {
     return done;
   }
 
-  private activate(manual: boolean): Promise<boolean> {
-    return (this.activating ??= this.sendActivation(manual).finally(() => (this.activating = null)));
+  private activate(manual: boolean, again = false): Promise<boolean> {
+    return (this.activating ??= this.sendActivation(manual, again).finally(() => (this.activating = null)));
   }
 
-  private async sendActivation(manual: boolean) {
+  private async sendActivation(manual: boolean, again: boolean) {
     const { fingerprint, machineName } = this.options;
     const result = await this.track(
-      this.api.activate({ hwFingerprint: fingerprint, machineName: machineName ?? null }),
+      this.options
+        .components()
+        .then((components) =>
+          this.api.activate({ hwFingerprint: fingerprint, machineName: machineName ?? null, components }),
+        ),
     );
     this.noteAnswer(result);
-    if (!result.ok) return this.failed(result.error, manual, "Activation");
-    const { activationId, heartbeatToken, heartbeatIntervalSeconds } = result.value;
+    if (!result.ok) return this.refused(result.error, result.serverTime, manual, "Activation");
+    const { activationId, heartbeatToken, heartbeatIntervalSeconds, healed } = result.value;
     this.intervalMs = Math.min(MAX_INTERVAL_MS, Math.max(MIN_INTERVAL_MS, heartbeatIntervalSeconds * 1000));
     if (!(await this.options.onMarker(heartbeatToken, activationId))) return this.markerRejected(manual);
     this.activationId = activationId;
-    this.options.log("debug", `Activated as ${activationId}`);
+    this.refusal = null;
+    this.reactivated = again;
+    this.options.log(
+      "debug",
+      healed ? `Recognised from its components as ${activationId} (healed)` : `Activated as ${activationId}`,
+    );
     return this.succeeded();
   }
 
@@ -123,13 +168,52 @@ export class Connection {
       if (result.error.code === ACTIVATION_GONE && this.activationId === activationId) {
         this.activationId = null;
         this.options.onActivationGone();
+        if (this.closed) return false;
+        // Reset or deactivated on the server while the license is live: activate again now (the server
+        // heals or takes a seat as it decides; it refuses when the license was rebound or revoked).
+        this.options.log("warn", "The server no longer knows this activation: activating again");
+        return this.activate(manual, true);
       }
-      return this.failed(result.error, manual, "Heartbeat");
+      return this.refused(result.error, result.serverTime, manual, "Heartbeat");
     }
     if (!(await this.options.onMarker(result.value.heartbeatToken, activationId)))
       return this.markerRejected(manual);
+    this.refusal = null;
+    this.reactivated = false;
     this.options.log("debug", "Heartbeat answered with a fresh marker");
     return this.succeeded();
+  }
+
+  /** A refusal `statusDetails` names; seats are asked again each interval, a device budget after `retryAt`. */
+  private refused(error: ApiFailure, serverTime: number | null, manual: boolean, what: string) {
+    const reason = REFUSALS[error.code];
+    if (!reason) return this.failed(error, manual, what);
+    this.refusal = {
+      reason,
+      error,
+      machines: error.machines ?? null,
+      retryAt: error.retryAt ?? null,
+    };
+    this.reactivated = false;
+    if (reason === "seat-limit") {
+      this.options.log("warn", `${what} refused: every seat is in use; asking again in an interval`);
+      if (!(manual && this.timer !== null)) this.schedule(jittered(this.intervalMs));
+      return false;
+    }
+    if (reason === "device-budget") {
+      const now = serverTime ?? this.options.clock();
+      const untilRetryAt = error.retryAt === undefined ? 0 : error.retryAt - now + RETRY_AT_MARGIN_MS;
+      const delay = Math.max(untilRetryAt, error.retryAfterMs ?? 0);
+      this.options.log(
+        "warn",
+        `${what} refused: no new device before ${new Date(now + delay).toISOString()}`,
+      );
+      this.schedule(
+        delay > 0 ? delay : backoffDelay(++this.failures, { baseMs: RETRY_BASE_MS, maxMs: this.intervalMs }),
+      );
+      return false;
+    }
+    return this.failed(error, manual, what);
   }
 
   private noteAnswer(result: ApiResult<unknown>) {

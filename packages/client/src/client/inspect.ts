@@ -1,6 +1,7 @@
 import { toPublicKey, type PublicKeyInput } from "../crypto/verify.ts";
 import { deriveStatus, type StatusDetails } from "../status/derive-status.ts";
 import { loadLocalLicense, statusInputs, type LocalLicense } from "./local-license.ts";
+import type { FingerprintVersion } from "./state.ts";
 import type { LicenseStorage } from "./storage.ts";
 
 /** What a support tool shows: the files as checked, and the status they give. */
@@ -15,8 +16,11 @@ export interface LicenseInspection extends LocalLicense {
 export async function inspectLicense(options: {
   storage: LicenseStorage;
   publicKey: PublicKeyInput;
-  /** The fingerprint of the machine the files came from (markers are checked against it). */
-  hwFingerprint: string | (() => Promise<string>);
+  /**
+   * The fingerprint of the machine the files came from (markers are checked against it); a function gets
+   * the fingerprint version the files' state says that install uses.
+   */
+  hwFingerprint: string | ((fingerprintVersion: FingerprintVersion) => Promise<string>);
   now?: number;
 }): Promise<LicenseInspection> {
   const now = options.now ?? Date.now();
@@ -24,7 +28,7 @@ export async function inspectLicense(options: {
   const local = await loadLocalLicense(
     options.storage,
     toPublicKey(options.publicKey),
-    async () => (typeof hwFingerprint === "string" ? hwFingerprint : hwFingerprint()),
+    async (version) => (typeof hwFingerprint === "string" ? hwFingerprint : hwFingerprint(version)),
     now,
   );
   const details = deriveStatus(statusInputs(local.license, local.marker, local.observed.at), now);

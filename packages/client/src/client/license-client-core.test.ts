@@ -116,4 +116,42 @@ describe("LicenseClientCore over memory storage", () => {
     await queuedWrites();
     expect(storage.state).toBe("owned by the next client");
   });
+
+  it.each([
+    ["a new install", {}, 2],
+    ["an install whose state predates version 2", { state: true }, 1],
+    ["an install with a cached marker and no state", { marker: true }, 1],
+    ["an install whose state says version 2", { state: true, version: 2 }, 2],
+  ] as const)("uses fingerprint version %s: %j gives %i", async (_name, cache, version) => {
+    const storage = memoryStorage({
+      license: JSON.stringify({ licenseKey: tokenVector.claims.lk, token: tokenVector.token }),
+      marker: "marker" in cache ? markerVector.marker : null,
+      state:
+        "state" in cache
+          ? serializeState({
+              licenseId: markerVector.payload.lid,
+              activationId: null,
+              observed: null,
+              ...("version" in cache ? { fingerprintVersion: cache.version } : {}),
+            })
+          : null,
+    });
+    const asked: number[] = [];
+    const client = new LicenseClientCore({
+      serverUrl: "http://127.0.0.1:9",
+      publicKey: tokenVector.publicKeyHex,
+      storage,
+      hwFingerprint: async (v) => {
+        asked.push(v);
+        return `fingerprint-${v}`;
+      },
+      fetch: unreachable,
+      clock: () => markerVector.payload.iat * 1000,
+      scheduler: manualScheduler(),
+    });
+    await client.initialize();
+    expect(asked).toEqual([version]);
+    expect(JSON.parse(storage.state!).fingerprintVersion).toBe(version);
+    await client.dispose();
+  });
 });

@@ -1,11 +1,20 @@
+import type { FingerprintComponent } from "@licensing/protocol";
 import { toPublicKey } from "../crypto/verify.ts";
+import { LicensingApiError, type Machine } from "../http/server-api.ts";
 import type { LicenseCheck } from "../license/license-file.ts";
 import { checkMarker, type MarkerProblem } from "../license/marker-check.ts";
-import { deriveStatus, isUsable, type ClientStatus } from "../status/derive-status.ts";
+import {
+  deriveStatus,
+  isUsable,
+  type ClientStatus,
+  type StatusDetails,
+  type StatusReason,
+} from "../status/derive-status.ts";
 import { observe, observedFloor, type ObservedTime } from "../status/observed-time.ts";
 import { valueAtPath } from "./config-path.ts";
 import type { ConfigPath, ConfigValue, FeatureOf, UntypedPath } from "./config-types.ts";
-import { Connection } from "./connection.ts";
+import { hashComponents } from "./components.ts";
+import { Connection, type Refusal } from "./connection.ts";
 import { loadLocalLicense, statusInputs, type TrustedMarker } from "./local-license.ts";
 import type {
   ClientStatusDetails,
@@ -14,7 +23,7 @@ import type {
   StatusListener,
 } from "./options.ts";
 import { realScheduler, sleep, type Scheduler } from "./scheduler.ts";
-import { serializeState } from "./state.ts";
+import { serializeState, type FingerprintVersion } from "./state.ts";
 
 const WATCH_INTERVAL_MS = 60_000;
 
@@ -37,6 +46,7 @@ export class LicenseClientCore<Config = unknown> {
   private markerProblem: MarkerProblem | null = null;
   private activationId: string | null = null;
   private fingerprint: string | null = null;
+  private fingerprintVersion: FingerprintVersion | null = null;
   private observed: ObservedTime | null = null;
   private persistedAt = -Infinity;
   private connection: Connection | null = null;
@@ -74,8 +84,10 @@ export class LicenseClientCore<Config = unknown> {
     const local = await loadLocalLicense(
       this.options.storage,
       this.publicKey,
-      async () => (resolved ??= typeof fingerprint === "string" ? fingerprint : await fingerprint()),
+      async (version) =>
+        (resolved ??= typeof fingerprint === "string" ? fingerprint : await fingerprint(version)),
       this.clock(),
+      this.options.fingerprintVersion,
     );
     this.licenseCheck = local.license;
     this.marker = local.marker;
@@ -83,20 +95,30 @@ export class LicenseClientCore<Config = unknown> {
     this.activationId = local.activationId;
     this.observed = local.observed;
     this.fingerprint = local.fingerprint;
+    this.fingerprintVersion = local.fingerprintVersion;
     if (local.markerProblem) this.log("warn", `Ignored the cached marker: ${local.markerProblem}`);
     // The time is observed, and the state written, at initialize.
     const { reason } = this.refreshStatus();
     if (!local.license.ok || reason === "token-expired" || this.disposing) return this.settle(false);
+    let components: Promise<FingerprintComponent[]> | undefined;
+    const licenseKey = local.license.license.licenseKey;
     this.connection = new Connection({
       ...this.options,
       license: local.license.license,
       fingerprint: local.fingerprint!,
+      components: () => (components ??= this.hashedComponents(licenseKey)),
       scheduler: this.scheduler,
       clock: this.clock,
       log: (level, message) => this.log(level, message),
       onServerTime: (time) => (this.observed = observe(this.observed, this.clock(), time)),
       onMarker: (marker, activationId) => this.acceptMarker(marker, activationId),
-      onActivationGone: () => void this.refreshStatus(),
+      onActivationGone: () => {
+        // The marker keeps its offline window (rule 5), but this machine holds no activation until the
+        // next one succeeds.
+        this.activationId = null;
+        this.persistState();
+        this.refreshStatus();
+      },
       afterTimer: () => this.writes,
     });
     this.watch();
@@ -153,15 +175,45 @@ export class LicenseClientCore<Config = unknown> {
     const observedAt = this.observed ? observedFloor(this.observed, clockNow) : null;
     const details = deriveStatus(statusInputs(this.licenseCheck, this.marker, observedAt), clockNow);
     const connection = this.connection;
+    const refusal = connection?.refusal ?? null;
     return {
       ...details,
+      ...this.explained(details),
       activationId: this.activationId,
+      machines: refusal?.machines ?? null,
+      retryAt: refusal?.retryAt ?? null,
       markerProblem: this.markerProblem,
       lastContactAt: connection?.lastContactAt ?? null,
       lastError: connection?.lastError ?? null,
       heartbeating: connection?.scheduled ?? false,
       nextHeartbeatAt: connection?.nextAttemptAt ?? null,
     };
+  }
+
+  /**
+   * What the server said, where the rules alone would hide it: an empty offline window (`no-marker`) names
+   * the server's refusal, or the failure that left it empty; a marker from a new activation after the
+   * server ended the previous one reads `reactivated`.
+   */
+  private explained(details: StatusDetails): { reason: StatusReason; message: string } {
+    const { reason, message } = details;
+    const connection = this.connection;
+    if (!connection) return { reason, message };
+    if (reason === "marker-valid" && connection.reactivated) {
+      return {
+        reason: "reactivated",
+        message: `The server had ended this machine's activation; it activated again. ${message}`,
+      };
+    }
+    if (reason !== "no-marker") return { reason, message };
+    if (connection.refusal) return refusalText(connection.refusal);
+    const error = connection.lastError;
+    if (!error) return { reason, message };
+    const why =
+      error.status === null
+        ? `the server could not be reached (${error.message})`
+        : `the server answered ${error.code}: ${error.message}`;
+    return { reason, message: `No valid offline marker, and ${why}: the offline window is empty` };
   }
 
   /** The verified license's terms; null before `initialize` or when the file did not verify. */
@@ -178,6 +230,7 @@ export class LicenseClientCore<Config = unknown> {
       expiresAt: claims.exp * 1000,
       trial: claims.trial,
       hwBinding: { mode: claims.hw.mode, fingerprint: claims.hw.fp },
+      fingerprintMatch: claims.fm ?? "fuzzy",
       config: claims.cfg,
     };
   }
@@ -228,6 +281,56 @@ export class LicenseClientCore<Config = unknown> {
     await this.writes;
     this.refreshStatus();
     return true;
+  }
+
+  /**
+   * The license's live activations (this machine's among them when it holds one: compare with
+   * `statusDetails.activationId`), for a "free a seat" screen. Rejects with a `LicensingApiError` when the
+   * server cannot be reached or refuses, and with an `Error` before `initialize` has verified the license.
+   */
+  async listMachines(): Promise<Machine[]> {
+    const connection = this.requireConnection();
+    const result = await connection.machines();
+    if (!result.ok) throw new LicensingApiError(result.error);
+    return result.value;
+  }
+
+  /**
+   * Releases another machine's seat (the remote deactivation, with this license's key), then, when this
+   * machine holds no activation (its activation was refused for seats), activates it at once. Given this
+   * machine's own activation id, it is `deactivate()`. False when the server could not be reached or
+   * refused the deactivation.
+   */
+  async deactivateMachine(activationId: string): Promise<boolean> {
+    const connection = this.requireConnection();
+    if (activationId === this.activationId) return this.deactivate();
+    if (!(await connection.deactivate(activationId))) return false;
+    if (connection.activationId === null && !this.disposing) await connection.beat(true);
+    await this.writes;
+    this.refreshStatus();
+    return true;
+  }
+
+  private requireConnection(): Connection {
+    if (!this.connection) {
+      throw new Error("The license is not loaded: call initialize() first (and check that it verified)");
+    }
+    return this.connection;
+  }
+
+  /** The configured components, hashed with the license key; none when reading them failed. */
+  private async hashedComponents(licenseKey: string): Promise<FingerprintComponent[]> {
+    const option = this.options.components;
+    try {
+      const values = typeof option === "function" ? await option() : option;
+      if (!values) return [];
+      const { components, skipped } = await hashComponents(licenseKey, values);
+      if (skipped.length) this.log("warn", `Components left out (kind or count): ${skipped.join(", ")}`);
+      return components;
+    } catch (error) {
+      this.log("warn", `Could not read the components: ${(error as Error)?.message ?? String(error)}`);
+      return [];
+    }
   }
 
   /**
@@ -311,6 +414,7 @@ export class LicenseClientCore<Config = unknown> {
       licenseId: this.licenseCheck.license.claims.lid,
       activationId: this.activationId,
       observed: this.observed,
+      fingerprintVersion: this.fingerprintVersion,
     });
     this.write(() => this.options.storage.writeState(text));
   }
@@ -338,5 +442,36 @@ export class LicenseClientCore<Config = unknown> {
 
   private log(level: "debug" | "warn", message: string) {
     this.options.logger?.[level]?.(`[licensing] ${message}`);
+  }
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** `statusDetails.reason` and `message` for a refusal of the server's. */
+function refusalText({ reason, error, machines, retryAt }: Refusal): {
+  reason: StatusReason;
+  message: string;
+} {
+  switch (reason) {
+    case "seat-limit":
+      return {
+        reason,
+        message: `Every seat of the license is in use${machines ? ` (${machines.length} machines)` : ""}: free one (deactivateMachine) or wait; the server said: ${error.message}`,
+      };
+    case "device-budget":
+      return {
+        reason,
+        message: `The license has activated as many new devices as its window allows${retryAt === null ? "" : `; a new device may activate from ${iso(retryAt)}`}`,
+      };
+    case "license-not-active":
+      return {
+        reason,
+        message: `The license is not active (revoked, suspended or expired): ${error.message}`,
+      };
+    case "device-changed":
+      return {
+        reason,
+        message: `The license is bound to another machine or awaits a rebind (${error.code}): ${error.message}`,
+      };
   }
 }

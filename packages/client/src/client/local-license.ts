@@ -3,7 +3,7 @@ import { checkMarker, type MarkerProblem } from "../license/marker-check.ts";
 import type { MarkerPayload } from "../license/types.ts";
 import type { StatusInputs } from "../status/derive-status.ts";
 import { observe, type ObservedTime } from "../status/observed-time.ts";
-import { parseState, type ClientState } from "./state.ts";
+import { parseState, type ClientState, type FingerprintVersion } from "./state.ts";
 import type { LicenseStorage } from "./storage.ts";
 
 /** A marker that passed every check, with its text as received. */
@@ -26,6 +26,11 @@ export interface LocalLicense {
   observed: ObservedTime;
   /** The fingerprint markers were checked against (null when the license did not verify). */
   fingerprint: string | null;
+  /**
+   * The default fingerprint's version for this install: the one asked for, else the state's, else 1 when
+   * a cache from an earlier version exists (so an upgraded install is the same machine), else 2.
+   */
+  fingerprintVersion: FingerprintVersion;
 }
 
 const readOrNull = async (read: () => Promise<string | null>) => {
@@ -44,8 +49,9 @@ const readOrNull = async (read: () => Promise<string | null>) => {
 export async function loadLocalLicense(
   storage: LicenseStorage,
   publicKey: Uint8Array,
-  fingerprint: () => Promise<string>,
+  fingerprint: (version: FingerprintVersion) => Promise<string>,
   clockNow: number,
+  requestedVersion?: FingerprintVersion,
 ): Promise<LocalLicense> {
   let licenseText: string | null;
   try {
@@ -54,16 +60,18 @@ export async function loadLocalLicense(
     return unverified({ ok: false, problem: "license-file-unreadable" }, clockNow);
   }
   if (licenseText === null) return unverified({ ok: false, problem: "license-file-missing" }, clockNow);
-  // The cache and the fingerprint are read while the token's signature is checked.
-  const [license, stateText, markerText, fp] = await Promise.all([
+  // The cache is read while the token's signature is checked; which fingerprint depends on the cache.
+  const [license, stateText, markerText] = await Promise.all([
     checkLicenseFile(licenseText, publicKey),
     readOrNull(() => storage.readState()),
     readOrNull(() => storage.readMarker()),
-    fingerprint(),
   ]);
   if (!license.ok) return unverified(license, clockNow);
-  const { claims } = license.license;
   const state = parseState(stateText);
+  const fingerprintVersion =
+    requestedVersion ?? state?.fingerprintVersion ?? (stateText !== null || markerText !== null ? 1 : 2);
+  const fp = await fingerprint(fingerprintVersion);
+  const { claims } = license.license;
   const activationId = state?.licenseId === claims.lid ? state.activationId : null;
   let marker: TrustedMarker | null = null;
   let markerProblem: MarkerProblem | null = null;
@@ -84,6 +92,7 @@ export async function loadLocalLicense(
     markerProblem,
     observed: observe(state?.observed ?? null, clockNow, marker ? marker.payload.iat * 1000 : null),
     fingerprint: fp,
+    fingerprintVersion,
   };
 }
 
@@ -95,6 +104,7 @@ const unverified = (license: LicenseCheck, clockNow: number): LocalLicense => ({
   markerProblem: null,
   observed: { at: clockNow, clockAt: clockNow },
   fingerprint: null,
+  fingerprintVersion: 2,
 });
 
 /** The status inputs of a license and marker, times in epoch ms. */

@@ -1,21 +1,40 @@
 import type { PublicKeyInput } from "../crypto/verify.ts";
-import type { ApiFailure } from "../http/server-api.ts";
+import type { ApiFailure, Machine } from "../http/server-api.ts";
 import type { MarkerProblem } from "../license/marker-check.ts";
-import type { HwBindingMode, TokenConfig } from "../license/types.ts";
+import type { FingerprintMatchMode, HwBindingMode, TokenConfig } from "../license/types.ts";
 import type { ClientStatus, StatusDetails } from "../status/derive-status.ts";
+import type { ComponentValues } from "./components.ts";
 import type { ClientLogger } from "./connection.ts";
 import type { Scheduler } from "./scheduler.ts";
+import type { FingerprintVersion } from "./state.ts";
 import type { LicenseStorage } from "./storage.ts";
 
 export interface LicenseClientCoreOptions {
-  /** The service's base address, e.g. `https://licensing.example.com`. */
+  /** The service's base address, e.g. `https://licensing.example.com` (or with `/api/v1`, the same). */
   serverUrl: string;
   /** The template's Ed25519 public key: 32 raw bytes or 64 hex characters. Never taken from the file. */
   publicKey: PublicKeyInput;
   /** Where the license file, the cached marker and the state live. */
   storage: LicenseStorage;
-  /** This machine's fingerprint, or a function that computes it (called once). */
-  hwFingerprint: string | (() => Promise<string>);
+  /**
+   * This machine's fingerprint, or a function that computes it (called once, with the fingerprint version
+   * this install uses: see `fingerprintVersion`).
+   */
+  hwFingerprint: string | ((fingerprintVersion: FingerprintVersion) => Promise<string>);
+  /**
+   * The default fingerprint's version: 2 leaves the OS version out (a major OS upgrade is not a new
+   * machine), 1 keeps it. Default: what this install already uses (the state file says; an install made
+   * by a library without version 2 keeps 1), and 2 for a new install.
+   */
+  fingerprintVersion?: FingerprintVersion;
+  /**
+   * This machine's properties, kind → value (or a function that reads them, called once), sent hashed with
+   * the license key on activation so the server can recognise the machine after one of them changed
+   * (issue 22). Kinds: 1–32 characters of `[a-z0-9-]`; at most 16; a null or empty value is left out, and
+   * a function that throws sends none. Default, and `false`: none (the Node `LicenseClient` sends this
+   * machine's by default).
+   */
+  components?: ComponentValues | (() => Promise<ComponentValues>) | false;
   /** Sent on activation, shown in the panel. */
   machineName?: string | null;
   /** The HTTP client; a caller's is never closed by the library. Default: `globalThis.fetch`. */
@@ -37,6 +56,10 @@ export interface LicenseClientCoreOptions {
 /** What `statusDetails` adds to the pure status: the connection to the server. */
 export interface ClientStatusDetails extends StatusDetails {
   activationId: string | null;
+  /** With `reason` `seat-limit` (or a refusal for seats behind a cached marker): the machines holding them. */
+  machines: Machine[] | null;
+  /** With a `device-budget` refusal: when a new device may activate (epoch ms); the client retries then. */
+  retryAt: number | null;
   /** Why the cached or the last received marker was not trusted; null when it was (or there was none). */
   markerProblem: MarkerProblem | null;
   /** When the server last answered a call successfully (clock time), in this process. */
@@ -62,6 +85,11 @@ export interface LicenseInfo {
   expiresAt: number;
   trial: boolean;
   hwBinding: { mode: HwBindingMode; fingerprint: string | null };
+  /**
+   * How far the machine's components may drift and the server still recognise it (`exact`, `strict`,
+   * `fuzzy`, `loose`); `fuzzy` for a token signed before licenses carried it.
+   */
+  fingerprintMatch: FingerprintMatchMode;
   config: TokenConfig;
 }
 

@@ -9,7 +9,15 @@ export interface ClientState {
   licenseId: string | null;
   activationId: string | null;
   observed: ObservedTime | null;
+  /**
+   * Which default fingerprint this install uses. Absent from the state of an install made before
+   * version 2 existed, which therefore keeps version 1 (so it is not a new machine).
+   */
+  fingerprintVersion?: FingerprintVersion | null;
 }
+
+/** Which default fingerprint: 1 includes the OS major version, 2 (new installs) only the OS family. */
+export type FingerprintVersion = 1 | 2;
 
 const STATE_VERSION = 1;
 
@@ -20,6 +28,7 @@ export const serializeState = (state: ClientState) =>
     activationId: state.activationId,
     observedAt: state.observed?.at ?? null,
     observedClockAt: state.observed?.clockAt ?? null,
+    ...(state.fingerprintVersion ? { fingerprintVersion: state.fingerprintVersion } : {}),
   })}\n`;
 
 const stringOrNull = (v: unknown) => (typeof v === "string" && v.length <= 200 ? v : null);
@@ -35,5 +44,7 @@ export function parseState(text: string | null): ClientState | null {
       finite(r.observedAt) && finite(r.observedClockAt)
         ? { at: r.observedAt, clockAt: r.observedClockAt }
         : null,
+    fingerprintVersion:
+      r.fingerprintVersion === 1 || r.fingerprintVersion === 2 ? r.fingerprintVersion : null,
   };
 }

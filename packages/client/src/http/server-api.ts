@@ -1,4 +1,6 @@
-import type { ActivateResponse, ErrorCode, HeartbeatResponse } from "@licensing/contracts";
+import type { ErrorCode, HeartbeatResponse } from "@licensing/contracts";
+import type { FingerprintComponent } from "@licensing/protocol";
+import type { ClientErrorCode } from "./error-codes.ts";
 import { parseRetryAfter } from "./retry.ts";
 import { requestSigner } from "./signing.ts";
 
@@ -7,16 +9,62 @@ export interface ApiFailure {
   /**
    * The server's error code (`license.not_active`, `activation.not_found`, `hmac.stale`, …), or one of the
    * library's: `network.error` (no answer), `network.timeout`, `response.invalid` (an answer that is not
-   * the API's).
+   * the API's), `marker.rejected`; `http.<status>` for an error answer without the API's body.
    */
-  code: string;
+  code: ClientErrorCode;
   message: string;
   /** The HTTP status; null when no answer came. */
   status: number | null;
-  /** Network errors, timeouts, 5xx and 429 are worth retrying; any other 4xx is not. */
+  /** Network errors, timeouts, 408, 5xx and 429 are worth retrying; any other 4xx is not. */
   retryable: boolean;
   /** The server's Retry-After (ms), when it sent one. */
   retryAfterMs: number | null;
+  /** `activation.seat_limit_reached`: the machines holding the seats, so one can be freed. */
+  machines?: Machine[];
+  /** `activation.device_budget_exhausted`: when a new device may activate again (epoch ms, server time). */
+  retryAt?: number;
+}
+
+/** A call that did not succeed, thrown by the methods that return the server's data (`listMachines`). */
+export class LicensingApiError extends Error implements ApiFailure {
+  readonly code: ClientErrorCode;
+  readonly status: number | null;
+  readonly retryable: boolean;
+  readonly retryAfterMs: number | null;
+
+  constructor(failure: ApiFailure) {
+    super(failure.message);
+    this.name = "LicensingApiError";
+    this.code = failure.code;
+    this.status = failure.status;
+    this.retryable = failure.retryable;
+    this.retryAfterMs = failure.retryAfterMs;
+  }
+}
+
+/** A live activation of the license, as `listMachines()` and a seat-limit refusal list them. */
+export interface Machine {
+  activationId: string;
+  /** The name the machine activated with (its host name by default); null when it sent none. */
+  machineName: string | null;
+  /** Epoch ms. */
+  activatedAt: number;
+  /** Epoch ms; null before its first heartbeat. */
+  lastHeartbeatAt: number | null;
+}
+
+/**
+ * What the server answers an activation (the API's `ActivateResponse`, written out so that the published
+ * declarations need no workspace package).
+ */
+export interface Activation {
+  activationId: string;
+  /** The signed offline marker. */
+  heartbeatToken: string;
+  heartbeatIntervalSeconds: number;
+  maxOfflineDays: number;
+  /** The server recognised this machine from its components and kept its activation (issue 22). */
+  healed: boolean;
 }
 
 export type ApiResult<T> =
@@ -35,6 +83,39 @@ export interface ServerApiOptions {
 const STALE: ErrorCode = "hmac.stale";
 const CLIENT_API = "/api/v1/client";
 
+/** The service's base address, given as `https://host` or as the API's `https://host/api/v1`. */
+export const serviceBase = (serverUrl: string) =>
+  serverUrl
+    .trim()
+    .replace(/\/+$/, "")
+    .replace(/\/api\/v1$/i, "")
+    .replace(/\/+$/, "");
+
+const time = (value: unknown) => (typeof value === "string" ? Date.parse(value) : NaN);
+
+function readMachines(value: unknown): Machine[] | null {
+  if (!Array.isArray(value)) return null;
+  const machines: Machine[] = [];
+  for (const item of value as Array<Record<string, unknown> | null>) {
+    const activatedAt = time(item?.activatedAt);
+    const lastHeartbeatAt = item?.lastHeartbeatAt == null ? null : time(item.lastHeartbeatAt);
+    if (
+      typeof item?.activationId !== "string" ||
+      (item.machineName != null && typeof item.machineName !== "string") ||
+      Number.isNaN(activatedAt) ||
+      Number.isNaN(lastHeartbeatAt)
+    )
+      return null;
+    machines.push({
+      activationId: item.activationId,
+      machineName: (item.machineName as string | null | undefined) ?? null,
+      activatedAt,
+      lastHeartbeatAt,
+    });
+  }
+  return machines;
+}
+
 /**
  * The client API as the SDK calls it. Heartbeat and deactivate are signed; a clock outside the server's
  * ±5 minute window is corrected from the response's `Date` on the first `hmac.stale`, and the learned offset
@@ -48,23 +129,39 @@ export class ServerApi {
 
   constructor(private readonly options: ServerApiOptions) {
     this.sign = requestSigner(options.licenseKey);
-    this.base = options.serverUrl.replace(/\/+$/, "");
+    this.base = serviceBase(options.serverUrl);
   }
 
-  activate({ hwFingerprint, machineName }: { hwFingerprint: string; machineName: string | null }) {
+  activate({
+    hwFingerprint,
+    machineName,
+    components,
+  }: {
+    hwFingerprint: string;
+    machineName: string | null;
+    components: FingerprintComponent[];
+  }) {
     const body = {
       licenseKey: this.options.licenseKey,
       hwFingerprint,
       ...(machineName ? { machineName } : {}),
+      ...(components.length ? { components } : {}),
     };
-    return this.call("activate", false, body, (value) => {
-      const v = value as Partial<ActivateResponse> | null;
+    return this.call("activate", false, body, (value): Activation | null => {
+      const v = value as Partial<Activation> | null;
       return typeof v?.activationId === "string" &&
         typeof v.heartbeatToken === "string" &&
         Number.isFinite(v.heartbeatIntervalSeconds)
-        ? (v as ActivateResponse)
+        ? { ...(v as Activation), healed: v.healed === true }
         : null;
     });
+  }
+
+  /** The license's live activations (`POST /client/machines`, signed). */
+  machines() {
+    return this.call("machines", true, { licenseKey: this.options.licenseKey }, (value) =>
+      readMachines((value as { machines?: unknown } | null)?.machines),
+    );
   }
 
   heartbeat(activationId: string) {
@@ -146,8 +243,15 @@ export class ServerApi {
       if (value !== null) return { ok: true, value, serverTime };
     }
     const status = response.status;
-    const error = payload as Partial<{ code: string; message: string }> | null;
+    const error = payload as Partial<{
+      code: ClientErrorCode;
+      message: string;
+      machines: unknown;
+      retryAt: unknown;
+    }> | null;
     const known = response.ok ? null : typeof error?.code === "string" ? error : null;
+    const machines = readMachines(known?.machines);
+    const retryAt = time(known?.retryAt);
     return {
       ok: false,
       serverTime,
@@ -160,6 +264,8 @@ export class ServerApi {
           response.headers.get("retry-after"),
           serverTime ?? this.options.clock(),
         ),
+        ...(machines ? { machines } : {}),
+        ...(Number.isNaN(retryAt) ? {} : { retryAt }),
       },
     };
   }

@@ -4,6 +4,8 @@
  * declarations (`dts.resolve` in build.mjs), so those need no workspace package.
  */
 export type {
+  FingerprintComponent,
+  FingerprintMatchMode,
   HwBindingMode,
   MarkerPayload,
   ParsedToken,

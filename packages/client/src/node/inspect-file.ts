@@ -20,7 +20,8 @@ export async function inspectLicenseFile(options: {
     publicKey: options.publicKey,
     hwFingerprint:
       options.hwFingerprint ??
-      (() => defaultFingerprint({ installIdFile: installIdFile(options.licenseFilePath) })),
+      ((fingerprintVersion) =>
+        defaultFingerprint({ installIdFile: installIdFile(options.licenseFilePath), fingerprintVersion })),
     ...(options.now === undefined ? {} : { now: options.now }),
   });
   return { ...inspection, paths: cachePaths(options.licenseFilePath) };

@@ -63,6 +63,7 @@ describe("LicenseClient against the real server", () => {
       licenseKey: onDisk.license.licenseKey,
       licenseId: onDisk.license.id,
       version: 1,
+      fingerprintMatch: "fuzzy",
     });
 
     const marker = await readFile(`${onDisk.path}.hb`, "utf8");
@@ -202,10 +203,12 @@ describe("LicenseClient against the real server", () => {
       body: { hwFingerprint: "machine-b", reason: "new laptop" },
     });
     expect(rebound.status).toBe(200);
+    // The server no longer knows the activation; activating again is refused: the license is another
+    // machine's now.
     expect(await oldMachine.heartbeat()).toBe(false);
     expect(oldMachine.statusDetails).toMatchObject({
       heartbeating: false,
-      lastError: { code: "activation.not_found" },
+      lastError: { code: "activation.fingerprint_mismatch" },
     });
     await oldMachine.dispose();
     const refused = server.client(onDisk);
@@ -291,13 +294,15 @@ describe("LicenseClient against the real server", () => {
     await client.dispose();
   });
 
-  it("the default fingerprint is what the server records", async () => {
+  it("the default fingerprint is what the server records: version 2 on a new install", async () => {
     const onDisk = await server.licenseOnDisk();
     const client = server.client(onDisk, { hwFingerprint: undefined });
     await client.initialize();
     const [activation] = await activationsOf(onDisk.license.id);
-    expect(activation!.hwFingerprint).toBe(await defaultFingerprint());
+    expect(activation!.hwFingerprint).toBe(await defaultFingerprint({ fingerprintVersion: 2 }));
     expect(activation!.hwFingerprint).toMatch(/^[0-9a-f]{64}$/);
+    const state = JSON.parse(await readFile(`${onDisk.path}.state.json`, "utf8"));
+    expect(state.fingerprintVersion).toBe(2);
     await client.dispose();
   });
 });

@@ -18,8 +18,18 @@ export const GRACE_PERIOD_MS = 24 * 60 * 60 * 1000;
 export type LicenseProblem =
   "not-initialized" | "license-file-missing" | "license-file-unreadable" | "signature-invalid";
 
+/**
+ * What the server said when it refused this machine (the client sets these, `deriveStatus` never does):
+ * every seat in use, too many new devices in the license's window, a license not Active (revoked,
+ * suspended, expired), a license bound to another machine (or released and awaiting a rebind).
+ */
+export type RefusalReason = "seat-limit" | "device-budget" | "license-not-active" | "device-changed";
+
 export type StatusReason =
   | LicenseProblem
+  | RefusalReason
+  /** The server had ended this machine's activation (reset, deactivated) and it activated again. */
+  | "reactivated"
   /** Rule 1: past the token's hard expiry, online or not. */
   | "token-expired"
   /** Rules 2 and 4: a verified marker of this machine has not expired yet. */
