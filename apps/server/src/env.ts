@@ -6,7 +6,7 @@ const flag = z
   .transform((v) => (v === "true" ? true : v === "false" ? false : /^\d+$/.test(v) ? Number(v) : v))
   .optional();
 
-/** The environment, exactly as ARCHITECTURE.md §4 lists it; read once, here and nowhere else. */
+/** The environment, exactly as the README lists it; read once, here and nowhere else. */
 export const EnvSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),

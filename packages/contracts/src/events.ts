@@ -3,7 +3,7 @@ import { Timestamp, Uuid } from "./common.ts";
 import { HwBinding } from "./license-token.ts";
 
 /**
- * The payloads of the webhook catalogue (spec §6; the ones it does not show, ARCHITECTURE.md §3), as
+ * The payloads of the webhook catalogue (spec §6; the ones it does not show, docs/behaviour.md), as
  * written to the outbox in the transaction of their change and later delivered as `data`. Strict, so a
  * field added in one writer and not here fails the tests that parse the outbox.
  */

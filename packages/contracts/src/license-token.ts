@@ -11,7 +11,7 @@ import {
   type TokenHeader,
 } from "@licensing/protocol";
 
-// The token and the marker are the protocol's (ARCHITECTURE.md §3): declared there once, for the server
+// The token and the marker are the protocol's (docs/client-protocol.md): declared there once, for the server
 // and the SDK alike, and named here as the contracts name them.
 
 /** How a license is tied to machines (spec §4, activation table). */

@@ -80,7 +80,7 @@ export const CreateTemplateRequest = z
   .meta({ id: "CreateTemplateRequest" });
 export type CreateTemplateRequest = z.infer<typeof CreateTemplateRequest>;
 
-/** ARCHITECTURE.md §3; productCode is fixed once created, so sending it is an error, not a no-op. */
+/** docs/behaviour.md; productCode is fixed once created, so sending it is an error, not a no-op. */
 export const UpdateTemplateRequest = z
   .strictObject({
     name: TemplateName.optional(),

@@ -1,4 +1,4 @@
-/** The only source of time for domain code (ARCHITECTURE.md D7). */
+/** The only source of time for domain code (docs/architecture.md D7). */
 export interface Clock {
   now(): Date;
 }

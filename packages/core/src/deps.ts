@@ -29,7 +29,7 @@ export interface SessionSettings {
 
 export const defaultSessionSettings: SessionSettings = { maxAgeDays: 30 };
 
-/** Outgoing webhooks (spec §6, ARCHITECTURE.md §3). */
+/** Outgoing webhooks (spec §6, docs/behaviour.md). */
 export interface WebhookSettings {
   /** WEBHOOK_ALLOW_PRIVATE: let endpoint URLs resolve to loopback, private, link-local or metadata addresses. */
   allowPrivate: boolean;
@@ -53,7 +53,7 @@ export interface AnalyticsSettings {
 
 export const defaultAnalyticsSettings: AnalyticsSettings = { heartbeatRetentionDays: 400 };
 
-/** Spec §8 limits that the environment may change (ARCHITECTURE.md §4). */
+/** Spec §8 limits that the environment may change (the README). */
 export interface LicensingSettings {
   /** LICENSING_MAX_OFFLINE_DAYS: a license's offlineDays is clamped to 1..this. */
   maxOfflineDays: number;

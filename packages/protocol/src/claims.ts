@@ -1,5 +1,5 @@
 /**
- * What a license token and an offline marker carry (ARCHITECTURE.md §3), declared once for the server,
+ * What a license token and an offline marker carry (docs/client-protocol.md), declared once for the server,
  * the contracts and the SDK. Written as plain types, not inferred from the zod schemas of token.ts and
  * marker.ts, so that the SDK can publish them without zod; `claims.test.ts` holds the schemas to them.
  * This module imports nothing: a bundle that takes a value from it takes no zod.

@@ -8,7 +8,7 @@ export const LICENSE_KEY_PATTERN = /^SVC(-[0-9A-HJKMNP-TV-Z]{5}){5}$/;
 export const LICENSE_KEY_RANDOM_BYTES = 16;
 
 /**
- * A license key (ARCHITECTURE.md §3) from 16 random bytes: `SVC-` and five groups of five Crockford base32
+ * A license key (docs/client-protocol.md) from 16 random bytes: `SVC-` and five groups of five Crockford base32
  * characters, 125 bits. The key is also the client's HMAC secret, so the bytes must come from a CSPRNG.
  */
 export function formatLicenseKey(random: Uint8Array): string {

@@ -5,7 +5,7 @@ import { described } from "./described.ts";
 import { decodeMarkerSegments } from "./segments.ts";
 
 /**
- * The offline marker (heartbeatToken, ARCHITECTURE.md §3): `base64url(JSON payload).base64url(signature)`,
+ * The offline marker (heartbeatToken, docs/client-protocol.md): `base64url(JSON payload).base64url(signature)`,
  * the signature Ed25519 over the ASCII of the first segment, by the key that signed the license token.
  * A JWS signing input always holds a `.` and a marker's never does, so neither passes as the other.
  */

@@ -22,7 +22,7 @@ export class RateLimitStoreUnavailable extends Error {
 }
 
 /**
- * Rate-limit counters in Redis, shared by every instance (ARCHITECTURE.md D8). Unlike rate-limit-redis it
+ * Rate-limit counters in Redis, shared by every instance (docs/architecture.md D8). Unlike rate-limit-redis it
  * holds no state that a Redis outage can break: the script is sent by hash and, when Redis answers
  * NOSCRIPT (after a restart), in full (docs/decisions/0018).
  */

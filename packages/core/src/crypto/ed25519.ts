@@ -10,7 +10,7 @@ import { tables } from "@licensing/db";
 import { sealedAt } from "./sealed-columns.ts";
 import type { SecretBox } from "./secret-box.ts";
 
-/** Ed25519 with node:crypto (ARCHITECTURE.md D4); the SDK verifies the same bytes with @noble/ed25519. */
+/** Ed25519 with node:crypto (docs/architecture.md D4); the SDK verifies the same bytes with @noble/ed25519. */
 
 export interface GeneratedKeyPair {
   /** Hex of the raw 32-byte public key, as the API publishes it. */

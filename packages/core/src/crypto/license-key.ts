@@ -10,7 +10,7 @@ export {
 } from "@licensing/protocol";
 
 /**
- * A new license key (ARCHITECTURE.md §3), formatted by the protocol from CSPRNG bytes: the key is also
+ * A new license key (docs/client-protocol.md), formatted by the protocol from CSPRNG bytes: the key is also
  * the client's HMAC secret, so it must be unguessable.
  */
 export const generateLicenseKey = (): string => formatLicenseKey(randomBytes(LICENSE_KEY_RANDOM_BYTES));

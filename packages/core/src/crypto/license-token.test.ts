@@ -36,7 +36,7 @@ describe("signLicenseToken", () => {
   const key = keyPair();
   const token = signLicenseToken(claims, key);
 
-  it("writes a JWS compact token with the header and claims of ARCHITECTURE.md §3", () => {
+  it("writes a JWS compact token with the header and claims of docs/client-protocol.md", () => {
     const [header, payload, signature] = token.split(".");
     expect(JSON.parse(Buffer.from(header!, "base64url").toString())).toEqual({
       alg: "EdDSA",

@@ -15,7 +15,7 @@ export interface TokenSigner {
 }
 
 /**
- * A license token: JWS compact serialization, alg EdDSA (ARCHITECTURE.md D5, §3), so any JOSE library
+ * A license token: JWS compact serialization, alg EdDSA (docs/architecture.md D5), so any JOSE library
  * verifies it with the hex public key. The signing input is the protocol's (claims in a fixed order), so
  * the same claims and key always give the same token (Ed25519 is deterministic).
  */

@@ -8,7 +8,7 @@ import {
 import { publicKeyFromHex, signEd25519, verifyEd25519 } from "./ed25519.ts";
 
 /**
- * The offline marker (heartbeatToken, ARCHITECTURE.md §3): `base64url(JSON).base64url(sig)`, signed
+ * The offline marker (heartbeatToken, docs/client-protocol.md): `base64url(JSON).base64url(sig)`, signed
  * with the license's signing key over the ASCII of the first segment. A JWS signing input always holds
  * a `.` and a marker's never does, so a marker signature can never pass as a token signature.
  */

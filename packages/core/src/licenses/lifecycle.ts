@@ -58,7 +58,7 @@ export async function revokeLicense(
 }
 
 /**
- * POST /licenses/{id}/suspend and /resume (ARCHITECTURE.md §3): Active ↔ Suspended, Admin on the
+ * POST /licenses/{id}/suspend and /resume (docs/behaviour.md): Active ↔ Suspended, Admin on the
  * company. A suspended license is not active for activation and heartbeat.
  */
 export async function setLicenseSuspended(

@@ -18,7 +18,7 @@ export interface TokenContent {
   config: LicenseTokenConfig;
 }
 
-/** Signs the token of one license version with `key`, issued now (ARCHITECTURE.md §3). */
+/** Signs the token of one license version with `key`, issued now (docs/client-protocol.md). */
 export function signLicense(deps: Deps, key: SigningKeyRow, content: TokenContent): string {
   return signLicenseToken(
     {

@@ -4,7 +4,7 @@ import type { Clock } from "../clock.ts";
 
 /**
  * Writes events to the outbox; call it inside the transaction of the change they describe, so the event
- * exists exactly when the change does (ARCHITECTURE.md D6). Only the catalogue's events, with their
+ * exists exactly when the change does (docs/architecture.md D6). Only the catalogue's events, with their
  * payload schemas (`DomainEvent` in contracts), are accepted.
  */
 export async function publishEvents(executor: Executor, clock: Clock, events: DomainEvent[]) {

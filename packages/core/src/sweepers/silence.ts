@@ -11,7 +11,7 @@ interface Silent {
   last_heartbeat_at: string | Date | null;
 }
 
-/** Heartbeat intervals of silence after which an activation counts as missing (ARCHITECTURE.md §3). */
+/** Heartbeat intervals of silence after which an activation counts as missing (docs/behaviour.md). */
 export const MISSED_INTERVALS = 3;
 
 /**

@@ -9,7 +9,7 @@ export const companies = pgTable(
     name: text("name").notNull(),
     slug: text("slug").notNull(),
     parentId: uuid("parent_id").references((): AnyPgColumn => companies.id),
-    /** Ids from the root, `/rootId/childId/`; see ARCHITECTURE.md §3. */
+    /** Ids from the root, `/rootId/childId/`; see docs/architecture.md. */
     path: text("path").notNull(),
     depth: integer("depth").notNull(),
     status: text("status", { enum: ["Active", "Archived"] })

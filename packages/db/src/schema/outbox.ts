@@ -3,7 +3,7 @@ import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { id, timestamptz } from "./columns.ts";
 
 /**
- * Events written in the transaction of the change they describe (ARCHITECTURE.md D6); the webhook
+ * Events written in the transaction of the change they describe (docs/architecture.md D6); the webhook
  * dispatcher turns unprocessed rows into deliveries.
  */
 export const outboxEvents = pgTable(

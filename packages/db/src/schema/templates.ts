@@ -13,7 +13,7 @@ import {
 import { id, timestamptz } from "./columns.ts";
 
 export const templateStatuses = ["Active", "Archived"] as const;
-/** ARCHITECTURE.md §3: Active signs (one per template), Inactive still verifies, Retired is withdrawn. */
+/** docs/behaviour.md: Active signs (one per template), Inactive still verifies, Retired is withdrawn. */
 export const signingKeyStatuses = ["Active", "Inactive", "Retired"] as const;
 
 export const templates = pgTable(
