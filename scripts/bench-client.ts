@@ -13,6 +13,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { signRequest } from "@licensing/core";
+import { COMPONENT_KINDS, componentHashInput } from "@licensing/protocol";
 import { TestClient } from "@licensing/api/testing";
 import autocannon from "autocannon";
 import pg from "pg";
@@ -206,20 +207,11 @@ async function main() {
   // same key), the machine id, disk, MAC and host name its own; so the server scores it against the
   // license's live activations and heals nothing.
   const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
-  const kinds = [
-    "machine-id",
-    "cpu-model",
-    "memory-size",
-    "disk-id",
-    "mac-address",
-    "host-name",
-    "os-family",
-  ];
   const shared = new Set(["cpu-model", "memory-size", "os-family"]);
   const components = (licenseKey: string, machine: number) =>
-    kinds.slice(0, componentCount).map((kind) => ({
+    COMPONENT_KINDS.slice(0, componentCount).map((kind) => ({
       kind,
-      hash: sha256(`${licenseKey}\n${kind}\n${shared.has(kind) ? "fleet" : machine}`),
+      hash: sha256(componentHashInput(licenseKey, kind, shared.has(kind) ? "fleet" : String(machine))),
     }));
 
   let counter = 0;

@@ -1,3 +1,4 @@
+import { COMPONENT_HASH_PATTERN, COMPONENT_KIND_PATTERN, MAX_COMPONENTS } from "@licensing/protocol";
 import { z } from "zod";
 import { Timestamp, Uuid } from "./common.ts";
 import { example } from "./examples.ts";
@@ -10,19 +11,16 @@ const LicenseKey = z
   .max(64)
   .meta({ examples: [example.licenseKey] });
 
-/** At most this many fingerprint components per activation (decision 0046). */
-export const MAX_FINGERPRINT_COMPONENTS = 16;
-
 /** One source of a machine's identity (machine id, disk, network card …), hashed by the client. */
 export const FingerprintComponent = z
   .object({
     kind: z
       .string()
-      .regex(/^[a-z0-9-]{1,32}$/, { message: "1 to 32 characters of a-z 0-9 -" })
+      .regex(COMPONENT_KIND_PATTERN, { message: "1 to 32 characters of a-z 0-9 -" })
       .meta({ description: "What the hash is of; unique within the request", examples: ["machine-id"] }),
     hash: z
       .string()
-      .regex(/^[0-9a-f]{64}$/, { message: "64 lowercase hex characters (a SHA-256)" })
+      .regex(COMPONENT_HASH_PATTERN, { message: "64 lowercase hex characters (a SHA-256)" })
       .meta({
         description: "Lowercase hex SHA-256 of the source, salted by the client",
         examples: [example.fingerprint],
@@ -33,7 +31,7 @@ export type FingerprintComponent = z.infer<typeof FingerprintComponent>;
 
 export const FingerprintComponents = z
   .array(FingerprintComponent)
-  .max(MAX_FINGERPRINT_COMPONENTS)
+  .max(MAX_COMPONENTS)
   .superRefine((components, ctx) => {
     const seen = new Set<string>();
     components.forEach((component, index) => {
@@ -48,7 +46,7 @@ export const FingerprintComponents = z
     });
   })
   .meta({
-    description: `At most ${MAX_FINGERPRINT_COMPONENTS} components, each kind once. With them, a machine whose hwFingerprint changed is recognised by the components that did not (fingerprintMatch).`,
+    description: `At most ${MAX_COMPONENTS} components, each kind once. With them, a machine whose hwFingerprint changed is recognised by the components that did not (fingerprintMatch).`,
   });
 
 export const ActivateRequest = z
