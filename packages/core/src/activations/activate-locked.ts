@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { and, arrayOverlaps, eq, gte, or, sql } from "drizzle-orm";
-import { tables, type ActivationRow, type LicenseRow, type Tx } from "@licensing/db";
+import { and, eq, gte, or, sql } from "drizzle-orm";
+import { encodeComponents, tables, type ActivationRow, type LicenseRow, type Tx } from "@licensing/db";
 import type { FingerprintComponent } from "@licensing/contracts";
 import { recordAudit } from "../audit/record.ts";
 import type { Deps, RequestInfo } from "../deps.ts";
@@ -10,7 +10,7 @@ import { publishEvents } from "../outbox/publish.ts";
 import type { Activated, MachineRequest } from "./activate.ts";
 import { checkBinding } from "./binding.ts";
 import { countedNewDevices, knownSince, leavesWindowAt } from "./device-budget.ts";
-import { isSameMachine, matchScore, reachesThreshold } from "./fingerprint-match.ts";
+import { isSameMachine, matchScore, reachesThreshold, reachesThresholdSql } from "./fingerprint-match.ts";
 import { refuseSeat } from "./machines.ts";
 
 type Known = Pick<ActivationRow, "id" | "status" | "hwFingerprint" | "components" | "deactivatedAt">;
@@ -41,7 +41,7 @@ export async function activateLocked(
     if (status !== "Active") fail("license.not_active", `The license is ${status}`);
 
     const a = tables.activations;
-    const known = await knownMachines(tx, license.id, machine, now);
+    const known = await knownMachines(tx, license, machine, now);
     const live = known.filter((k) => k.status === "active");
 
     const same =
@@ -149,19 +149,27 @@ export async function activateLocked(
 }
 
 /**
- * The license's activations live in the last 90 days that the request could be: the same fingerprint, or
- * a component in common (any other scores 0). Found by index, however many the license has.
+ * The license's activations live in the last 90 days that the request is: the same fingerprint, or
+ * components at the license's threshold (scored in the query, so a fleet's look-alikes are not read).
  */
 async function knownMachines(
   tx: Tx,
-  licenseId: string,
+  license: LicenseRow,
   machine: MachineRequest,
   now: Date,
 ): Promise<Known[]> {
   const a = tables.activations;
   const same = [
     ...(machine.hwFingerprint !== null ? [eq(a.hwFingerprint, machine.hwFingerprint)] : []),
-    ...(machine.components ? [arrayOverlaps(a.components, machine.components)] : []),
+    ...(machine.components && license.fingerprintMatch !== "exact"
+      ? [
+          reachesThresholdSql(
+            sql`${license.fingerprintMatch}::text`,
+            sql`${a.components}`,
+            sql`${encodeComponents(machine.components)}::text[]`,
+          ),
+        ]
+      : []),
   ];
   if (same.length === 0) return [];
   return tx
@@ -175,7 +183,7 @@ async function knownMachines(
     .from(a)
     .where(
       and(
-        eq(a.licenseId, licenseId),
+        eq(a.licenseId, license.id),
         or(...same),
         or(eq(a.status, "active"), gte(a.deactivatedAt, knownSince(now))),
       ),

@@ -15,6 +15,7 @@ import { effectiveStatus } from "../licenses/mappers.ts";
 import { activateLocked } from "./activate-locked.ts";
 import { bindingAdmitsSql, checkBinding } from "./binding.ts";
 import { knownSince, liveSinceSql } from "./device-budget.ts";
+import { reachesThresholdSql } from "./fingerprint-match.ts";
 import { refuseSeat } from "./machines.ts";
 import { issueMarker } from "./marker.ts";
 
@@ -26,10 +27,10 @@ import { issueMarker } from "./marker.ts";
  *   row version after waiting for a concurrent writer's lock, so the seat count and the pin cannot race.
  *   It pins a firstActivation license and stamps the first activation;
  * - the activation, its `license.activated` event and audit row are written only when a seat was taken;
- * - it takes nothing when the license has a device budget, or when the request's components could
- *   match one of the license's machines, i.e. one live in the last 90 days shares a component with them
- *   (decision 0046): `activateLocked` decides those under the lock. Otherwise the machine can be
- *   known only by its fingerprint, and `new_device` is decided here in SQL.
+ * - it takes nothing when the license has a device budget, or when the request's components match one
+ *   of the license's machines live in the last 90 days at the license's threshold (decision 0046):
+ *   `activateLocked` decides those under the lock. Otherwise the machine can be known only by its
+ *   fingerprint, and `new_device` is decided here in SQL.
  * When two activations of one new machine race, the loser breaks the one-live-activation-per-machine
  * index, the statement undoes itself, and running it again finds the winner's activation to reuse.
  */
@@ -85,10 +86,10 @@ export function prepareActivation(db: Db) {
            and (l.max_seats is null or l.live_seats < l.max_seats)
            and ${bindingAdmitsSql("l", fingerprint)}
            and l.max_new_devices_per_window is null
-           and not (${components} is not null and l.fingerprint_match <> 'exact' and exists (
+           and not (${components} is not null and exists (
                  select 1 from activations k
-                  where k.license_id = l.id and k.components && ${components}
-                    and ${liveSinceSql("k", knownSinceAt)}))
+                  where k.license_id = l.id and ${liveSinceSql("k", knownSinceAt)}
+                    and ${reachesThresholdSql(sql`l.fingerprint_match`, sql`k.components`, components)}))
         returning l.id, l.company_id, l.template_id`,
   );
   const inserted = db.$with("inserted", {}).as(
