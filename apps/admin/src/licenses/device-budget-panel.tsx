@@ -39,7 +39,7 @@ export function DeviceBudgetPanel({ license, canReset }: { license: LicenseRespo
       </Group>
       <SimpleGrid cols={{ base: 1, xs: 3 }}>
         <Field label={`New devices, last ${windowDays} days`}>
-          {max === null ? `${used} (no limit)` : `${used} of ${max}`}
+          {max === null ? used : `${used} of ${max}`}
         </Field>
         <Field label="Limit">{describeLimit(max, windowDays)}</Field>
         <Field label="Oldest counted device leaves the window">{formatDate(resetsAt)}</Field>
