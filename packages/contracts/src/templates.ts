@@ -48,6 +48,7 @@ export const FingerprintMatch = z.enum(FINGERPRINT_MATCH_MODES).meta({
 });
 export type FingerprintMatch = z.infer<typeof FingerprintMatch>;
 export const DEFAULT_FINGERPRINT_MATCH: FingerprintMatch = "fuzzy";
+export { MATCH_THRESHOLDS } from "@licensing/protocol";
 
 /** The device budget's bounds (decision 0047). */
 export const NEW_DEVICE_WINDOW_DAYS = { min: 1, max: 365, default: 30 } as const;

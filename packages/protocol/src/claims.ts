@@ -17,6 +17,13 @@ export type HwBindingMode = (typeof HW_BINDING_MODES)[number];
 export const FINGERPRINT_MATCH_MODES = ["exact", "strict", "fuzzy", "loose"] as const;
 export type FingerprintMatchMode = (typeof FINGERPRINT_MATCH_MODES)[number];
 
+/** The least share of a stored machine's components that still recognises it; `exact` never compares them. */
+export const MATCH_THRESHOLDS: Record<Exclude<FingerprintMatchMode, "exact">, number> = {
+  strict: 0.8,
+  fuzzy: 0.6,
+  loose: 0.4,
+};
+
 /** The config a token carries: a features array and a limits object, plus what the template adds. */
 export interface TokenConfig {
   [key: string]: unknown;

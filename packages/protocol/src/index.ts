@@ -17,6 +17,7 @@ export {
 } from "./license-key.ts";
 export {
   FINGERPRINT_MATCH_MODES,
+  MATCH_THRESHOLDS,
   HW_BINDING_MODES,
   type FingerprintMatchMode,
   type HwBindingMode,

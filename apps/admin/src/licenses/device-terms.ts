@@ -1,19 +1,23 @@
 import {
   FingerprintMatch,
+  MATCH_THRESHOLDS,
   NEW_DEVICE_WINDOW_DAYS,
   type DeviceBudget,
   type LicenseTemplateResponse,
 } from "@licensing/contracts";
 
 /**
- * What each `fingerprintMatch` lets through, in words (the thresholds are the server's, decision 0046).
+ * What each `fingerprintMatch` lets through, in words (the thresholds are the protocol's, decision 0046).
  * Keyed by the contract's enumeration: a new mode fails the typecheck until it is described here.
  */
+const share = (mode: keyof typeof MATCH_THRESHOLDS) =>
+  `${Math.round(MATCH_THRESHOLDS[mode] * 100)}% of the components still match`;
+
 export const MATCH_MODES = {
   exact: { name: "Exact", accepts: "the same fingerprint only" },
-  strict: { name: "Strict", accepts: "80% of the components still match" },
-  fuzzy: { name: "Fuzzy", accepts: "60% of the components still match" },
-  loose: { name: "Loose", accepts: "40% of the components still match" },
+  strict: { name: "Strict", accepts: share("strict") },
+  fuzzy: { name: "Fuzzy", accepts: share("fuzzy") },
+  loose: { name: "Loose", accepts: share("loose") },
 } satisfies Record<FingerprintMatch, { name: string; accepts: string }>;
 
 /** "Fuzzy: 60% of the components still match". */

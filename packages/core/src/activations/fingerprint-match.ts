@@ -1,17 +1,11 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { FingerprintComponent, FingerprintMatch } from "@licensing/contracts";
+import { MATCH_THRESHOLDS } from "@licensing/protocol";
 
 /**
  * The one home of the matching rule (decision 0046): how much of a stored machine a request's fingerprint
  * components show, and whether that is enough under the license's `fingerprintMatch`.
  */
-
-/** The least score that still recognises a machine; `exact` never compares components. */
-export const MATCH_THRESHOLDS: Record<Exclude<FingerprintMatch, "exact">, number> = {
-  strict: 0.8,
-  fuzzy: 0.6,
-  loose: 0.4,
-};
 
 /**
  * The kinds whose hash is equal in both, over the kinds the stored activation has: a component the stored
