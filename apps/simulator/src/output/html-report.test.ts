@@ -9,6 +9,7 @@ const event = (elapsed: number, status: TimelineEvent["status"], step = "step"):
   clockAt: elapsed,
   elapsed,
   line: 1,
+  machine: null,
   step,
   status,
   reason: null,

@@ -10,6 +10,7 @@ const event = (partial: Partial<TimelineEvent>): TimelineEvent => ({
   clockAt: START,
   elapsed: 0,
   line: 3,
+  machine: null,
   step: "start",
   status: "Active",
   reason: "marker-valid",

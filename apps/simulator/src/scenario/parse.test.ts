@@ -57,10 +57,10 @@ describe("parseStep", () => {
     expect(parseStep("set-clock reset")).toEqual({ kind: "set-clock", to: "reset" });
     expect(parseStep("rebind new-laptop fixed")).toEqual({
       kind: "rebind",
-      fingerprint: "new-laptop",
+      machine: "new-laptop",
       binding: "fixed",
     });
-    expect(parseStep("rebind none")).toEqual({ kind: "rebind", fingerprint: null, binding: null });
+    expect(parseStep("rebind none")).toEqual({ kind: "rebind", machine: null, binding: null });
     expect(parseStep("revoke Chargeback on card")).toEqual({ kind: "revoke", reason: "Chargeback on card" });
     expect(parseStep("  restart  ")).toEqual({ kind: "restart" });
   });
