@@ -70,6 +70,16 @@ describe("formatScenario", () => {
     expect(lines[4]).toBe("  ✗ failed: 1 expectation failed (1.23 s)");
   });
 
+  it("marks a held expectation, also one on another machine", () => {
+    const held = (step: string) =>
+      formatScenario({ ...result, events: [event({ step })] }, false)
+        .split("\n")[1]!
+        .slice(0, 3);
+    expect(held("expect status Active")).toBe("  ✓");
+    expect(held("on home-laptop expect status Active")).toBe("  ✓");
+    expect(held("on home-laptop start")).toBe("   ");
+  });
+
   it("colours the statuses and the failures on a terminal", () => {
     const text = formatScenario(result, true);
     expect(text).toContain("\x1b[32mActive");
