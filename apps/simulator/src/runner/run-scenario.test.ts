@@ -235,6 +235,30 @@ steps:
     expect(result.error).toMatch(/^line 9: advance 1h: refused against --server-url/);
   });
 
+  it("changes machines, resets from the panel and counts seats there too", async () => {
+    const result = await run(
+      backend,
+      `name: remote heal
+deactivateOnDispose: false
+license: { limits: { maxSeats: 1 } }
+steps:
+  - start
+  - stop
+  - change-component mac-address
+  - start
+  - expect activation.healed true
+  - expect seats 1
+  - reset-activation
+  - expect seats 0
+  - heartbeat
+  - expect details.reason reactivated
+  - expect activations 2
+`,
+    );
+    expect(result.events.filter((e) => e.outcome !== "ok")).toEqual([]);
+    expect(result.ok).toBe(true);
+  });
+
   it("refuses the server's sweepers", async () => {
     const result = await run(backend, "name: sweep\nsteps:\n  - sweep\n");
     expect(result.error).toBe(
