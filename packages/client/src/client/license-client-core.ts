@@ -586,19 +586,18 @@ export class LicenseClientCore<Config = unknown> {
 const iso = (ms: number) => new Date(ms).toISOString();
 
 const CERTIFICATE_PROBLEMS: Record<CertificateProblem, string> = {
-  malformed: "This is not a LICENSE ACTIVATION block, or it was cut or changed",
-  "signature-invalid": "The response does not verify with the configured public key",
-  "other-license": "The response is for another license",
-  "other-machine": "The response was made for another machine",
-  "other-request":
-    "The response answers another request than the one this machine is waiting for: make a new request",
-  expired: "The response's activation has already ended",
+  malformed: "not a LICENSE ACTIVATION block",
+  "signature-invalid": "not signed with the configured public key",
+  "other-license": "made for another license",
+  "other-machine": "made for another machine",
+  "other-request": "made for another request than the pending one",
+  expired: "its activation has ended",
 };
 
 /** `applyOfflineActivation` refused the response; `reason` says why. */
 export class OfflineActivationError extends Error {
   constructor(readonly reason: CertificateProblem) {
-    super(CERTIFICATE_PROBLEMS[reason]);
+    super(`The offline activation response was refused: ${CERTIFICATE_PROBLEMS[reason]}`);
     this.name = "OfflineActivationError";
   }
 }
