@@ -140,6 +140,10 @@ export const ClientPublicKeyResponse = z
 export const LicenseKeyParams = z.object({ licenseKey: LicenseKey });
 
 export const ActivationStatus = z.enum(["active", "deactivated"]);
+/** `online`: through the client API; `offline`: through the panel, with a request the machine made (0050). */
+export const ACTIVATION_MODES = ["online", "offline"] as const;
+export const ActivationMode = z.enum(ACTIVATION_MODES);
+export type ActivationMode = z.infer<typeof ActivationMode>;
 
 export const ActivationHeal = z
   .object({
@@ -166,6 +170,10 @@ export const ActivationResponse = z
       .nullable()
       .meta({ examples: [example.machineName] }),
     status: ActivationStatus,
+    mode: ActivationMode.meta({
+      description:
+        "`offline`: activated through the panel with a request the machine carried; it holds a certificate and sends no heartbeat",
+    }),
     activatedAt: Timestamp,
     lastHeartbeatAt: Timestamp.nullable(),
     deactivatedAt: Timestamp.nullable(),

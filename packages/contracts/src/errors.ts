@@ -101,6 +101,8 @@ export const errorCatalogue = {
   "activation.not_bound": "Conflict",
   "activation.seat_limit_reached": "Conflict",
   "activation.device_budget_exhausted": "TooManyRequests",
+  "offline.request_invalid": "Validation",
+  "offline.receipt_invalid": "Validation",
   "hmac.missing": "Unauthorized",
   "hmac.malformed": "Unauthorized",
   "hmac.stale": "Unauthorized",

@@ -64,6 +64,12 @@ export {
   LICENSE_KEY_PATTERN,
 } from "./crypto/license-key.ts";
 export { publicKeyFromHex } from "./crypto/ed25519.ts";
+export {
+  offlineMacMatches,
+  signOfflineResponse,
+  verifyOfflineResponse,
+  type OfflineResponseVerification,
+} from "./crypto/offline.ts";
 
 export * as auth from "./auth/index.ts";
 export * as operators from "./operators/index.ts";

@@ -18,7 +18,8 @@ const HW_MODES: readonly unknown[] = HW_BINDING_MODES;
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-const isUuid = (v: unknown) => typeof v === "string" && UUID.test(v);
+/** A UUID as zod's `z.uuid()` accepts it. */
+export const isUuid = (v: unknown): v is string => typeof v === "string" && UUID.test(v);
 const isUnixSeconds = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
 const isString = (v: unknown) => typeof v === "string";
 

@@ -9,6 +9,16 @@ import * as ed from "@noble/ed25519";
 import {
   componentHashInput,
   encodeBase64url,
+  encodeOfflineReceiptBody,
+  encodeOfflineRequestBody,
+  encodeOfflineResponseSigningInput,
+  formatMacBlock,
+  formatOfflineResponse,
+  OFFLINE_LABELS,
+  offlineMacInput,
+  type OfflineActivationClaims,
+  type OfflineActivationRequest,
+  type OfflineDeactivationReceipt,
   encodeMarkerBody,
   encodeTokenSigningInput,
   formatLicenseKey,
@@ -151,4 +161,55 @@ out("components.json", {
     const input = componentHashInput(claims.lk, kind, value);
     return { kind, value, input, hash: createHash("sha256").update(input).digest("hex") };
   }),
+});
+
+// Air-gapped activation (decision 0050): the machine's seven components, as the SDK hashes them.
+const offlineRequest: OfflineActivationRequest = {
+  lid: claims.lid,
+  fp: "9f2c…machine",
+  components: componentValues.slice(0, 7).map(([kind, value]) => ({
+    kind,
+    hash: createHash("sha256")
+      .update(componentHashInput(claims.lk, kind, value))
+      .digest("hex"),
+  })),
+  machineName: "build-box",
+  nonce: "q0Xb3J7Zr1p9mWcYt2LhSA",
+  iat: 1_790_000_100,
+};
+const macBlock = (label: (typeof OFFLINE_LABELS)["request" | "receipt"], segment: string) => {
+  const macInput = offlineMacInput(label, segment);
+  const mac = createHmac("sha256", claims.lk).update(macInput).digest();
+  return { macInput, macHex: mac.toString("hex"), text: formatMacBlock(label, segment, mac) };
+};
+const requestBody = encodeOfflineRequestBody(offlineRequest);
+const responseClaims: OfflineActivationClaims = {
+  lid: claims.lid,
+  aid: payload.aid,
+  fp: offlineRequest.fp,
+  nonce: offlineRequest.nonce,
+  iat: 1_790_086_400,
+  exp: 1_792_678_400,
+};
+const responseSigningInput = encodeOfflineResponseSigningInput(keyId, responseClaims);
+const receipt: OfflineDeactivationReceipt = {
+  lid: claims.lid,
+  aid: payload.aid,
+  nonce: offlineRequest.nonce,
+  iat: 1_791_000_000,
+};
+const receiptBody = encodeOfflineReceiptBody(receipt);
+out("offline.json", {
+  description:
+    "Air-gapped activation. request and receipt: armored base64url(JSON).base64url(HMAC-SHA256 keyed with the UTF-8 of licenseKey over macInput = label, LF, first segment); response: an armored JWS (EdDSA, typ license-activation+jwt) by the token's key. Bodies are wrapped at 64 characters; every block ends with a line break.",
+  licenseKey: claims.lk,
+  publicKeyHex,
+  keyId,
+  request: { payload: offlineRequest, body: requestBody, ...macBlock(OFFLINE_LABELS.request, requestBody) },
+  response: {
+    claims: responseClaims,
+    header: { alg: "EdDSA", typ: "license-activation+jwt", kid: keyId },
+    text: formatOfflineResponse(responseSigningInput, await ed.signAsync(utf8(responseSigningInput), seed)),
+  },
+  receipt: { payload: receipt, body: receiptBody, ...macBlock(OFFLINE_LABELS.receipt, receiptBody) },
 });

@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { operationList } from "../catalogue.ts";
 import { errorKindMapping } from "../errors.ts";
 import { createLicensedCompany } from "../testing/client-api.ts";
+import { newNonce, offlineReceipt, offlineRequest } from "../testing/offline.ts";
 import { useClientApi } from "../testing/client-fixture.ts";
 import { startTestApp } from "../testing/index.ts";
 
@@ -267,6 +268,21 @@ describe("the events an operation declares are the ones it publishes", () => {
       "client.activate",
       () => client.api.client.activate({ body: machine("other", [7, 8, 9]) }),
       429,
+    );
+    // A machine without network: the panel answers its request, then its receipt.
+    const airGapped = await suite.issue();
+    const nonce = newNonce();
+    let offlineId = "";
+    await call("activations.offlineActivate", async () => {
+      const res = await api.activations.offlineActivate({
+        params: { id: airGapped.id },
+        body: { request: offlineRequest(airGapped, { nonce }) },
+      });
+      offlineId = res.body.activationId;
+      return res;
+    });
+    await call("activations.offlineDeactivate", () =>
+      api.activations.offlineDeactivate({ body: { receipt: offlineReceipt(airGapped, offlineId, nonce) } }),
     );
     await call("licenses.suspend", () => api.licenses.suspend({ params: { id: license.id } }));
     await call("licenses.resume", () => api.licenses.resume({ params: { id: license.id } }));

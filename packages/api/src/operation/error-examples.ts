@@ -93,6 +93,10 @@ export const errorExampleMessages: Record<ErrorCode, string> = {
   "activation.seat_limit_reached": "All 3 seats of the license are in use",
   "activation.device_budget_exhausted":
     "3 new devices were activated on this license in the last 30 days; the next may activate from 2026-09-21T14:13:20.000Z",
+  "offline.request_invalid":
+    "The request's HMAC does not verify with this license's key: it was changed, or made with another key",
+  "offline.receipt_invalid":
+    "The receipt names no certificate this license's activation holds (another activation, or a certificate since replaced)",
   "hmac.missing": "X-Service-Timestamp and X-Service-Signature headers are required",
   "hmac.malformed": "X-Service-Timestamp must be unix seconds",
   "hmac.stale": "X-Service-Timestamp is 412 s away from the server's clock (at most 300 s allowed)",

@@ -1,5 +1,11 @@
 import { checkLicenseFile, type LicenseCheck } from "../license/license-file.ts";
 import { checkMarker, type MarkerProblem } from "../license/marker-check.ts";
+import {
+  checkCertificate,
+  isCertificateText,
+  type CertificateProblem,
+  type TrustedCertificate,
+} from "../license/offline-certificate.ts";
 import type { MarkerPayload } from "../license/types.ts";
 import type { StatusInputs } from "../status/derive-status.ts";
 import { observe, type ObservedTime } from "../status/observed-time.ts";
@@ -22,6 +28,10 @@ export interface LocalLicense {
   marker: TrustedMarker | null;
   /** Why a cached marker was not trusted (null when there was none, or it was). */
   markerProblem: MarkerProblem | null;
+  /** The offline certificate applied on this machine (decision 0050), kept where the marker is. */
+  certificate: TrustedCertificate | null;
+  /** Why a cached certificate was not trusted. */
+  certificateProblem: CertificateProblem | null;
   /** The latest time observed: the state's, the clock's and the marker's issue time. */
   observed: ObservedTime;
   /** The fingerprint markers were checked against (null when the license did not verify). */
@@ -75,7 +85,13 @@ export async function loadLocalLicense(
   const activationId = state?.licenseId === claims.lid ? state.activationId : null;
   let marker: TrustedMarker | null = null;
   let markerProblem: MarkerProblem | null = null;
-  if (markerText !== null) {
+  let certificate: TrustedCertificate | null = null;
+  let certificateProblem: CertificateProblem | null = null;
+  if (markerText !== null && isCertificateText(markerText)) {
+    const checked = await checkCertificate(markerText, publicKey, { licenseId: claims.lid, fingerprint: fp });
+    if (checked.ok) certificate = checked.certificate;
+    else certificateProblem = checked.problem;
+  } else if (markerText !== null) {
     const checked = await checkMarker(markerText, publicKey, {
       licenseId: claims.lid,
       activationId,
@@ -87,10 +103,16 @@ export async function loadLocalLicense(
   return {
     license,
     state,
-    activationId: activationId ?? marker?.payload.aid ?? null,
+    activationId: certificate?.claims.aid ?? activationId ?? marker?.payload.aid ?? null,
     marker,
     markerProblem,
-    observed: observe(state?.observed ?? null, clockNow, marker ? marker.payload.iat * 1000 : null),
+    certificate,
+    certificateProblem,
+    observed: observe(
+      state?.observed ?? null,
+      clockNow,
+      marker ? marker.payload.iat * 1000 : certificate ? certificate.claims.iat * 1000 : null,
+    ),
     fingerprint: fp,
     fingerprintVersion,
   };
@@ -102,6 +124,8 @@ const unverified = (license: LicenseCheck, clockNow: number): LocalLicense => ({
   activationId: null,
   marker: null,
   markerProblem: null,
+  certificate: null,
+  certificateProblem: null,
   observed: { at: clockNow, clockAt: clockNow },
   fingerprint: null,
   fingerprintVersion: 2,
@@ -112,6 +136,7 @@ export function statusInputs(
   license: LicenseCheck | null,
   marker: TrustedMarker | null,
   observedAt: number | null,
+  certificate: TrustedCertificate | null = null,
 ): StatusInputs {
   return {
     license: !license
@@ -120,6 +145,7 @@ export function statusInputs(
         ? { expiresAt: license.license.claims.exp * 1000 }
         : { problem: license.problem },
     marker: marker ? { issuedAt: marker.payload.iat * 1000, expiresAt: marker.payload.exp * 1000 } : null,
+    certificate: certificate ? { expiresAt: certificate.claims.exp * 1000 } : null,
     observedAt,
   };
 }

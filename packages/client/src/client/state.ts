@@ -14,6 +14,17 @@ export interface ClientState {
    * version 2 existed, which therefore keeps version 1 (so it is not a new machine).
    */
   fingerprintVersion?: FingerprintVersion | null;
+  /**
+   * The offline activation request this machine waits for an answer to (decision 0050): its nonce, which
+   * the answer must carry, and its text (shown again, or as a QR code). Kept until an offline
+   * deactivation or a newer request.
+   */
+  pendingOffline?: PendingOffline | null;
+}
+
+export interface PendingOffline {
+  nonce: string;
+  request: string;
 }
 
 /** Which default fingerprint: 1 includes the OS major version, 2 (new installs) only the OS family. */
@@ -29,7 +40,15 @@ export const serializeState = (state: ClientState) =>
     observedAt: state.observed?.at ?? null,
     observedClockAt: state.observed?.clockAt ?? null,
     ...(state.fingerprintVersion ? { fingerprintVersion: state.fingerprintVersion } : {}),
+    ...(state.pendingOffline ? { pendingOffline: state.pendingOffline } : {}),
   })}\n`;
+
+function pendingOf(v: unknown): PendingOffline | null {
+  const p = v as Partial<PendingOffline> | null;
+  return typeof p?.nonce === "string" && typeof p.request === "string" && p.request.length <= 4096
+    ? { nonce: p.nonce, request: p.request }
+    : null;
+}
 
 const stringOrNull = (v: unknown) => (typeof v === "string" && v.length <= 200 ? v : null);
 const finite = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
@@ -46,5 +65,6 @@ export function parseState(text: string | null): ClientState | null {
         : null,
     fingerprintVersion:
       r.fingerprintVersion === 1 || r.fingerprintVersion === 2 ? r.fingerprintVersion : null,
+    pendingOffline: pendingOf(r.pendingOffline),
   };
 }

@@ -27,8 +27,8 @@ export function toPublicKey(input: PublicKeyInput): Uint8Array {
   return Uint8Array.from(input);
 }
 
-// RFC 8032 verification (not ZIP 215's looser rules), as the server's OpenSSL signs and checks.
-async function ed25519Verify(signature: Uint8Array, message: string, publicKey: Uint8Array) {
+/** RFC 8032 verification (not ZIP 215's looser rules), as the server's OpenSSL signs and checks. */
+export async function ed25519Verify(signature: Uint8Array, message: string, publicKey: Uint8Array) {
   try {
     return await ed.verifyAsync(signature, utf8(message), publicKey, { zip215: false });
   } catch {

@@ -107,7 +107,47 @@ describe("deriveStatus: the six rules at their boundaries", () => {
       markerIssuedAt: T0,
       markerExpiresAt: markerExp,
       graceEndsAt: markerExp + DAY,
+      certificateExpiresAt: null,
     });
+  });
+});
+
+describe("an offline certificate (decision 0050)", () => {
+  const certificateExp = T0 + 30 * DAY;
+  const offline = (licenseExp = T0 + 365 * DAY): StatusInputs => ({
+    license: { expiresAt: licenseExp },
+    marker: null,
+    certificate: { expiresAt: certificateExp },
+  });
+
+  it.each([
+    ["its exp − 1 s", certificateExp - SECOND, "Active", "offline-activated"],
+    ["its exp", certificateExp, "Expired", "offline-expired"],
+    ["its exp + 12 h: no grace period", certificateExp + DAY / 2, "Expired", "offline-expired"],
+  ] as const)("at %s: %s (%s)", (_label, now, status, reason) => {
+    expect(deriveStatus(offline(), now)).toMatchObject({
+      status,
+      reason,
+      certificateExpiresAt: certificateExp,
+    });
+  });
+
+  it("ends at the token's exp when that comes first", () => {
+    const licenseExp = T0 + 10 * DAY;
+    expect(deriveStatus(offline(licenseExp), T0)).toMatchObject({
+      status: "Active",
+      nextTransitionAt: licenseExp,
+      nextStatus: "Expired",
+    });
+    expect(deriveStatus(offline(licenseExp), licenseExp)).toMatchObject({
+      status: "Expired",
+      reason: "token-expired",
+    });
+  });
+
+  it("reads a clock set back as the observed time", () => {
+    const details = deriveStatus({ ...offline(), observedAt: certificateExp }, certificateExp - 5 * DAY);
+    expect(details).toMatchObject({ status: "Expired", reason: "offline-expired" });
   });
 });
 

@@ -39,13 +39,19 @@ export type StatusReason =
   /** Rules 3 and 5: the marker expired and so did its grace period. */
   | "grace-ended"
   /** No valid marker and none received: the offline window is empty. */
-  | "no-marker";
+  | "no-marker"
+  /** Activated offline (decision 0050): the panel's certificate has not expired yet. */
+  | "offline-activated"
+  /** The offline certificate's end has passed (no grace period: the date was agreed in advance). */
+  | "offline-expired";
 
 export interface StatusInputs {
   /** The verified token's hard expiry (epoch ms), or why there is no verified token. */
   license: { expiresAt: number } | { problem: LicenseProblem };
   /** A verified marker of this license, activation and machine (epoch ms), or null. */
   marker: { issuedAt: number; expiresAt: number } | null;
+  /** A verified offline certificate of this license and machine (epoch ms); it takes the marker's place. */
+  certificate?: { expiresAt: number } | null;
   /**
    * The earliest time it can be (epoch ms): the latest time observed, carried forward as the clock moves.
    * A clock behind it (set back, or slow) is read as this time, so turning the clock back gains nothing.
@@ -73,6 +79,8 @@ export interface StatusDetails {
   markerExpiresAt: number | null;
   /** The marker's expiry plus 24 hours. */
   graceEndsAt: number | null;
+  /** The offline certificate's end, when the machine was activated offline. */
+  certificateExpiresAt: number | null;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -99,6 +107,7 @@ export function deriveStatus(inputs: StatusInputs, now: number): StatusDetails {
     markerIssuedAt: marker?.issuedAt ?? null,
     markerExpiresAt: marker?.expiresAt ?? null,
     graceEndsAt: marker ? marker.expiresAt + GRACE_PERIOD_MS : null,
+    certificateExpiresAt: inputs.certificate?.expiresAt ?? null,
   };
   const settled = (status: ClientStatus, reason: StatusReason, message: string): StatusDetails => ({
     status,
@@ -117,6 +126,25 @@ export function deriveStatus(inputs: StatusInputs, now: number): StatusDetails {
   // Rule 1.
   if (at >= tokenExpiresAt) {
     return settled("Expired", "token-expired", `The license expired at ${iso(tokenExpiresAt)}`);
+  }
+  const { certificate } = inputs;
+  if (certificate) {
+    if (at >= certificate.expiresAt) {
+      return settled(
+        "Expired",
+        "offline-expired",
+        `The offline activation ended at ${iso(certificate.expiresAt)}`,
+      );
+    }
+    const end = Math.min(certificate.expiresAt, tokenExpiresAt);
+    return {
+      status: "Active",
+      reason: "offline-activated",
+      message: `Activated offline until ${iso(end)}`,
+      nextTransitionAt: end,
+      nextStatus: "Expired",
+      ...base,
+    };
   }
   if (!marker) {
     return settled(

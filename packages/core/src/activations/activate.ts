@@ -238,6 +238,7 @@ async function activateOnce(
           hwFingerprint: fingerprint,
           machineName,
           clientIp: request.ip,
+          mode: "online",
         } satisfies Omit<EventData<"license.activated">, "licenseId">),
         auditMeta: JSON.stringify({
           hwFingerprint: fingerprint,

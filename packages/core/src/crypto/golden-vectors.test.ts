@@ -2,12 +2,15 @@ import { createPrivateKey } from "node:crypto";
 import type { LicenseTokenClaims, OfflineMarkerPayload } from "@licensing/contracts";
 import keyVectors from "@licensing/protocol/vectors/license-keys.json" with { type: "json" };
 import markerVector from "@licensing/protocol/vectors/marker.json" with { type: "json" };
+import offlineVector from "@licensing/protocol/vectors/offline.json" with { type: "json" };
+import { parseOfflineReceipt, parseOfflineRequest, type OfflineActivationClaims } from "@licensing/protocol";
 import signatureVectors from "@licensing/protocol/vectors/signatures.json" with { type: "json" };
 import tokenVector from "@licensing/protocol/vectors/token.json" with { type: "json" };
 import { describe, expect, it } from "vitest";
 import { normalizeLicenseKey } from "./license-key.ts";
 import { signLicenseToken, verifyLicenseToken } from "./license-token.ts";
 import { signMarker, verifyMarker } from "./marker.ts";
+import { offlineMacMatches, signOfflineResponse, verifyOfflineResponse } from "./offline.ts";
 import { signatureV1, signatureV2, signRequest, verifyRequestSignature } from "./request-signature.ts";
 
 // The protocol's golden vectors, which the SDK checks too: what the server writes must match them byte
@@ -55,5 +58,25 @@ describe("golden vectors of @licensing/protocol", () => {
   it("normalises typed license keys as the vectors say", () => {
     for (const { input, expected } of keyVectors.normalized)
       expect(normalizeLicenseKey(input)).toBe(expected);
+  });
+
+  it("signs the offline activation response byte for byte, and checks the request's and receipt's HMAC", () => {
+    const { request, response, receipt, licenseKey, keyId } = offlineVector;
+    const claims = response.claims as OfflineActivationClaims;
+    expect(signOfflineResponse(claims, { keyId, privateKey })).toBe(response.text);
+    expect(verifyOfflineResponse(response.text, offlineVector.publicKeyHex)).toEqual({
+      valid: true,
+      header: response.header,
+      claims,
+    });
+    for (const [parsed, macHex] of [
+      [parseOfflineRequest(request.text), request.macHex],
+      [parseOfflineReceipt(receipt.text), receipt.macHex],
+    ] as const) {
+      if (!parsed.ok) throw new Error(parsed.reason);
+      expect(Buffer.from(parsed.mac).toString("hex")).toBe(macHex);
+      expect(offlineMacMatches(licenseKey, parsed.macInput, parsed.mac)).toBe(true);
+      expect(offlineMacMatches("SVC-00000-00000-00000-00000-00000", parsed.macInput, parsed.mac)).toBe(false);
+    }
   });
 });
