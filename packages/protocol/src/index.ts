@@ -18,7 +18,9 @@ export {
 export {
   FINGERPRINT_MATCH_MODES,
   HW_BINDING_MODES,
+  REVOCATION_MODES,
   type FingerprintMatchMode,
+  type RevocationMode,
   type HwBindingMode,
   type MarkerPayload,
   type TokenClaims,
@@ -61,3 +63,29 @@ export {
   componentHashInput,
   type FingerprintComponent,
 } from "./components.ts";
+export {
+  DOCUMENT_TYPES,
+  decodeDocument,
+  encodeDocumentSigningInput,
+  type DecodedDocument,
+  type DocumentHeader,
+  type DocumentType,
+} from "./signed-document.ts";
+export {
+  decodeCertificate,
+  encodeCertificateSigningInput,
+  type CertificatePayload,
+  type DecodedCertificate,
+} from "./certificate.ts";
+export {
+  REVOCATION_LIST_PAGE_SIZE,
+  decodeRevocation,
+  decodeRevocationList,
+  encodeRevocationListSigningInput,
+  encodeRevocationSigningInput,
+  type DecodedRevocation,
+  type DecodedRevocationList,
+  type RevocationListPayload,
+  type RevocationPayload,
+  type RevokedLicense,
+} from "./revocation.ts";
