@@ -14,6 +14,16 @@ export interface ClientState {
    * version 2 existed, which therefore keeps version 1 (so it is not a new machine).
    */
   fingerprintVersion?: FingerprintVersion | null;
+  /**
+   * The certificates of rotated keys learned from the server's answers (decision 0049), so that a marker
+   * signed by one of them still verifies after a restart, and a key's retirement stays known.
+   */
+  certificates?: string[];
+  /**
+   * When the license was revoked (epoch ms), from a verified revocation or revocation list: the status stays
+   * `Revoked` across restarts. Written only for `licenseId`.
+   */
+  revokedAt?: number | null;
 }
 
 /** Which default fingerprint: 1 includes the OS major version, 2 (new installs) only the OS family. */
@@ -29,6 +39,8 @@ export const serializeState = (state: ClientState) =>
     observedAt: state.observed?.at ?? null,
     observedClockAt: state.observed?.clockAt ?? null,
     ...(state.fingerprintVersion ? { fingerprintVersion: state.fingerprintVersion } : {}),
+    ...(state.certificates?.length ? { certificates: state.certificates } : {}),
+    ...(state.revokedAt ? { revokedAt: state.revokedAt } : {}),
   })}\n`;
 
 const stringOrNull = (v: unknown) => (typeof v === "string" && v.length <= 200 ? v : null);
@@ -46,5 +58,9 @@ export function parseState(text: string | null): ClientState | null {
         : null,
     fingerprintVersion:
       r.fingerprintVersion === 1 || r.fingerprintVersion === 2 ? r.fingerprintVersion : null,
+    certificates: Array.isArray(r.certificates)
+      ? r.certificates.filter((c): c is string => typeof c === "string" && c.length <= 4096).slice(0, 16)
+      : [],
+    revokedAt: finite(r.revokedAt) ? r.revokedAt : null,
   };
 }

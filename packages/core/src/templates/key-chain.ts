@@ -36,7 +36,8 @@ export function certify(deps: Pick<Deps, "signingKeys">, root: SigningKeyRow, ke
       pub: key.publicKeyHex,
       iat: unixSeconds(key.retiredAt ?? key.createdAt),
       nbf: unixSeconds(key.notBefore),
-      ...(key.retiredAt ? { exp: unixSeconds(key.retiredAt) } : {}),
+      // Rounded up: what the key signed in the second of its retirement, before it, stays valid.
+      ...(key.retiredAt ? { exp: Math.ceil(key.retiredAt.getTime() / 1000) } : {}),
     },
   );
 }
