@@ -12,12 +12,12 @@ import type { Deps, RequestInfo } from "../deps.ts";
 import { fail } from "../errors.ts";
 import { liveSql } from "../licenses/live.ts";
 import { effectiveStatus } from "../licenses/mappers.ts";
+import { refuseNotLive } from "../revocations/refusal.ts";
 import { activateLocked } from "./activate-locked.ts";
 import { bindingAdmitsSql, checkBinding } from "./binding.ts";
 import { knownSince, liveSinceSql } from "./device-budget.ts";
 import { reachesThresholdSql } from "./fingerprint-match.ts";
 import { refuseSeat } from "./machines.ts";
-import { refuseNotLive } from "../revocations/refusal.ts";
 import { issueMarker, licenseKeyFacts } from "./marker.ts";
 
 /**
