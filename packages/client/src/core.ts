@@ -46,9 +46,13 @@ export {
   toPublicKey,
   verifyLicenseToken,
   verifyMarker,
+  verifyRevocation,
+  verifyRevocationList,
   type PublicKeyInput,
   type TokenVerification,
+  type VerificationKeys,
 } from "./crypto/verify.ts";
+export { addCertificate, trustedKeys, type TrustedKeys } from "./crypto/key-chain.ts";
 export {
   checkLicenseFile,
   parseLicenseFile,

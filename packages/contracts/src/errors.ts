@@ -95,6 +95,7 @@ export const errorCatalogue = {
   "idempotency.invalid_key": "Validation",
 
   "license.not_active": "Validation",
+  "license.revoked": "Forbidden",
   "activation.not_found": "NotFound",
   "activation.fingerprint_mismatch": "Validation",
   "activation.fingerprint_required": "Validation",
@@ -131,10 +132,15 @@ export const ErrorDetailFields = {
   machines: z.array(Machine).meta({
     description: "`activation.seat_limit_reached`: the machines holding the seats, so one can be freed",
   }),
+  revocation: z.string().meta({
+    description:
+      '`license.revoked`: the signed revocation (JWS, typ license-revocation: `{lid, status: "Revoked", revokedAt, iat}`) the SDK verifies with the template\'s key and turns into `Revoked`',
+  }),
 };
 export interface ErrorDetailsByCode {
   "activation.device_budget_exhausted": { retryAt: string };
   "activation.seat_limit_reached": { machines: Machine[] };
+  "license.revoked": { revocation: string };
 }
 export type ErrorDetails<C extends ErrorCode> = C extends keyof ErrorDetailsByCode
   ? ErrorDetailsByCode[C]
@@ -151,6 +157,7 @@ export const ErrorResponse = z
     status: z.int().meta({ description: "The HTTP status again", examples: [404] }),
     retryAt: ErrorDetailFields.retryAt.optional(),
     machines: ErrorDetailFields.machines.optional(),
+    revocation: ErrorDetailFields.revocation.optional(),
   })
   .meta({ id: "ErrorResponse", description: "Every error of both contours has this body." });
 export type ErrorResponse = z.infer<typeof ErrorResponse>;

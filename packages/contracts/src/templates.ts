@@ -1,4 +1,4 @@
-import { FINGERPRINT_MATCH_MODES } from "@licensing/protocol";
+import { FINGERPRINT_MATCH_MODES, REVOCATION_MODES } from "@licensing/protocol";
 import { z } from "zod";
 import { Timestamp, Uuid } from "./common.ts";
 import { example } from "./examples.ts";
@@ -50,6 +50,14 @@ export type FingerprintMatch = z.infer<typeof FingerprintMatch>;
 export const DEFAULT_FINGERPRINT_MATCH: FingerprintMatch = "fuzzy";
 export { MATCH_THRESHOLDS } from "@licensing/protocol";
 
+export const RevocationMode = z.enum(REVOCATION_MODES).meta({
+  description:
+    "How a revocation reaches the license's machines: graceful (the spec's rule 5: the server refuses, markers stop, the offline window runs its course) or immediate (the refusal carries a signed revocation and the SDK reports Revoked at once; the revocation list reaches machines that never go online)",
+  examples: ["graceful"],
+});
+export type RevocationMode = z.infer<typeof RevocationMode>;
+export const DEFAULT_REVOCATION: RevocationMode = "graceful";
+
 /** The device budget's bounds (decision 0047). */
 export const NEW_DEVICE_WINDOW_DAYS = { min: 1, max: 365, default: 30 } as const;
 export const MaxNewDevicesPerWindow = z
@@ -77,6 +85,7 @@ export const CreateTemplateRequest = z
     fingerprintMatch: FingerprintMatch.default(DEFAULT_FINGERPRINT_MATCH),
     maxNewDevicesPerWindow: MaxNewDevicesPerWindow.default(null),
     newDeviceWindowDays: NewDeviceWindowDays.default(NEW_DEVICE_WINDOW_DAYS.default),
+    revocation: RevocationMode.default(DEFAULT_REVOCATION),
   })
   .meta({ id: "CreateTemplateRequest" });
 export type CreateTemplateRequest = z.infer<typeof CreateTemplateRequest>;
@@ -91,6 +100,7 @@ export const UpdateTemplateRequest = z
     fingerprintMatch: FingerprintMatch.optional(),
     maxNewDevicesPerWindow: MaxNewDevicesPerWindow.optional(),
     newDeviceWindowDays: NewDeviceWindowDays.optional(),
+    revocation: RevocationMode.optional().meta({ description: "Licenses already issued keep theirs" }),
   })
   .meta({ id: "UpdateTemplateRequest" });
 export type UpdateTemplateRequest = z.infer<typeof UpdateTemplateRequest>;
@@ -111,6 +121,7 @@ export const LicenseTemplateResponse = z
     fingerprintMatch: FingerprintMatch,
     maxNewDevicesPerWindow: MaxNewDevicesPerWindow,
     newDeviceWindowDays: NewDeviceWindowDays,
+    revocation: RevocationMode,
     status: TemplateStatus,
     currentVersionId: Uuid.nullable(),
     createdAt: Timestamp,

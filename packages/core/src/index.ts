@@ -58,6 +58,14 @@ export {
 } from "./crypto/license-token.ts";
 export { signMarker, verifyMarker, type MarkerVerification } from "./crypto/marker.ts";
 export {
+  signCertificate,
+  signRevocation,
+  signRevocationList,
+  verifyCertificate,
+  verifiesWith,
+  type DocumentSigner,
+} from "./crypto/signed-documents.ts";
+export {
   generateLicenseKey,
   normalizeLicenseKey,
   isLicenseKey,
@@ -84,4 +92,5 @@ export * as activations from "./activations/index.ts";
 export * as sweepers from "./sweepers/index.ts";
 export * as webhooks from "./webhooks/index.ts";
 export * as analytics from "./analytics/index.ts";
+export * as revocations from "./revocations/index.ts";
 export { findUnstorable, type UnstorableText } from "./validation/storable-text.ts";

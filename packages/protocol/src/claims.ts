@@ -24,6 +24,14 @@ export const MATCH_THRESHOLDS: Record<Exclude<FingerprintMatchMode, "exact">, nu
   loose: 0.4,
 };
 
+/**
+ * How a revocation reaches a license's machines (decision 0049): `graceful` (the default) is the spec's
+ * rule 5, the offline window runs its course; `immediate` answers a revoked license's client calls with a
+ * signed revocation the SDK turns into `Revoked` at once.
+ */
+export const REVOCATION_MODES = ["graceful", "immediate"] as const;
+export type RevocationMode = (typeof REVOCATION_MODES)[number];
+
 /** The config a token carries: a features array and a limits object, plus what the template adds. */
 export interface TokenConfig {
   [key: string]: unknown;
@@ -61,6 +69,8 @@ export interface TokenClaims {
   hw: { mode: HwBindingMode; fp: string | null };
   /** The license's fingerprint matching; absent in tokens signed before it existed (read as `fuzzy`). */
   fm?: FingerprintMatchMode;
+  /** The license's revocation mode; absent in tokens signed before it existed (read as `graceful`). */
+  rv?: RevocationMode;
   cfg: TokenConfig;
 }
 
@@ -74,4 +84,9 @@ export interface MarkerPayload {
   iat: number;
   /** Issue time plus the license's offline days. */
   exp: number;
+  /**
+   * The signing key, when it is not the template's root key (the key programs are built with): its
+   * certificate comes with the marker (decision 0049).
+   */
+  kid?: string;
 }

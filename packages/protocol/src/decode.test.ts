@@ -32,6 +32,14 @@ describe("decodeToken and decodeMarker agree with the zod schemas", () => {
     const cases: string[] = [];
     for (const claims of mutations(tokenVector.claims))
       cases.push(`${header}.${segment(claims)}.${signature}`);
+    // The optional members, valid and not.
+    for (const [key, values] of Object.entries({
+      fm: ["exact", "strict", "fuzzy", "loose", "other", null, 1],
+      rv: ["graceful", "immediate", "eventually", null, true],
+    })) {
+      for (const value of values)
+        cases.push(`${header}.${segment({ ...tokenVector.claims, [key]: value })}.${signature}`);
+    }
     for (const mode of ["none", "fixed", "firstActivation", "other"]) {
       cases.push(
         `${header}.${segment({ ...tokenVector.claims, hw: { mode, fp: null, extra: 1 } })}.${signature}`,
@@ -49,6 +57,8 @@ describe("decodeToken and decodeMarker agree with the zod schemas", () => {
 
     const markers = [...mutations(markerVector.payload)].map((p) => `${segment(p)}.${markerSignature}`);
     markers.push(`${segment(markerVector.payload)}`, `${segment("text")}.${markerSignature}`);
+    for (const kid of [tokenVector.keyId, "not-a-uuid", null, 7])
+      markers.push(`${segment({ ...markerVector.payload, kid })}.${markerSignature}`);
     for (const marker of markers) expect(decodeMarker(marker), marker).toEqual(parseMarker(marker));
   });
 });

@@ -1,6 +1,7 @@
-import { HW_BINDING_MODES, type HwBindingMode } from "./claims.ts";
+import { FINGERPRINT_MATCH_MODES, HW_BINDING_MODES, REVOCATION_MODES, type HwBindingMode } from "./claims.ts";
 import type { MarkerParseFailure, ParsedMarker } from "./marker.ts";
 import { decodeMarkerSegments, decodeTokenSegments } from "./segments.ts";
+import { isUnixSeconds, isUuid } from "./signed-document.ts";
 import type { ParsedToken, TokenParseFailure } from "./token.ts";
 
 /**
@@ -11,17 +12,15 @@ import type { ParsedToken, TokenParseFailure } from "./token.ts";
  * one brings no zod into a bundle.
  */
 
-// zod's z.uuid(): RFC 9562 versions 1 to 8, and the nil and max UUIDs.
-const UUID =
-  /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/;
 const HW_MODES: readonly unknown[] = HW_BINDING_MODES;
+const FM_MODES: readonly unknown[] = FINGERPRINT_MATCH_MODES;
+const RV_MODES: readonly unknown[] = REVOCATION_MODES;
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-/** A UUID as zod's `z.uuid()` accepts it. */
-export const isUuid = (v: unknown): v is string => typeof v === "string" && UUID.test(v);
-const isUnixSeconds = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
 const isString = (v: unknown) => typeof v === "string";
+/** An optional member: absent, or valid. */
+const optional = (raw: Json, key: string, valid: (v: unknown) => boolean) => !(key in raw) || valid(raw[key]);
 
 function tokenHeader(raw: Json) {
   return raw.alg === "EdDSA" && raw.typ === "JWT" && isUuid(raw.kid) && !("crit" in raw)
@@ -45,6 +44,8 @@ function tokenClaims(raw: Json): ParsedToken["claims"] | null {
     isObject(hw) &&
     HW_MODES.includes(hw.mode) &&
     (hw.fp === null || isString(hw.fp)) &&
+    optional(raw, "fm", (v) => FM_MODES.includes(v)) &&
+    optional(raw, "rv", (v) => RV_MODES.includes(v)) &&
     isObject(cfg) &&
     Array.isArray(cfg.features) &&
     cfg.features.every(isString) &&
@@ -81,7 +82,8 @@ export function decodeMarker(
     isUuid(raw.aid) &&
     (raw.fp === null || isString(raw.fp)) &&
     isUnixSeconds(raw.iat) &&
-    isUnixSeconds(raw.exp);
+    isUnixSeconds(raw.exp) &&
+    optional(raw, "kid", isUuid);
   if (!valid) return { ok: false, reason: "invalid_payload" };
   return { ok: true, marker: { payload: raw as ParsedMarker["payload"], signingInput, signature } };
 }

@@ -19,7 +19,9 @@ export {
   FINGERPRINT_MATCH_MODES,
   MATCH_THRESHOLDS,
   HW_BINDING_MODES,
+  REVOCATION_MODES,
   type FingerprintMatchMode,
+  type RevocationMode,
   type HwBindingMode,
   type MarkerPayload,
   type TokenClaims,
@@ -85,3 +87,29 @@ export {
   type OfflineLabel,
   type OfflineParseFailure,
 } from "./offline.ts";
+export {
+  DOCUMENT_TYPES,
+  decodeDocument,
+  encodeDocumentSigningInput,
+  type DecodedDocument,
+  type DocumentHeader,
+  type DocumentType,
+} from "./signed-document.ts";
+export {
+  decodeCertificate,
+  encodeCertificateSigningInput,
+  type CertificatePayload,
+  type DecodedCertificate,
+} from "./certificate.ts";
+export {
+  REVOCATION_LIST_PAGE_SIZE,
+  decodeRevocation,
+  decodeRevocationList,
+  encodeRevocationListSigningInput,
+  encodeRevocationSigningInput,
+  type DecodedRevocation,
+  type DecodedRevocationList,
+  type RevocationListPayload,
+  type RevocationPayload,
+  type RevokedLicense,
+} from "./revocation.ts";

@@ -6,7 +6,8 @@ import { decodeMarkerSegments } from "./segments.ts";
 
 /**
  * The offline marker (heartbeatToken, docs/client-protocol.md): `base64url(JSON payload).base64url(signature)`,
- * the signature Ed25519 over the ASCII of the first segment, by the key that signed the license token.
+ * the signature Ed25519 over the ASCII of the first segment, by the key that signed the license token (the
+ * template's Active key once that one is retired); `kid` names the key when it is not the template's root.
  * A JWS signing input always holds a `.` and a marker's never does, so neither passes as the other.
  */
 export const MarkerPayloadSchema = z.looseObject({
@@ -15,6 +16,7 @@ export const MarkerPayloadSchema = z.looseObject({
   fp: z.nullable(z.string()),
   iat: z.int().check(z.minimum(0)),
   exp: described(z.int().check(z.minimum(0)), "Issue time plus the license's offline days"),
+  kid: z.optional(described(z.uuid(), "The signing key, when it is not the template's root key")),
 });
 
 /** The marker's first segment, members in a fixed order: what is signed. */
@@ -26,6 +28,7 @@ export const encodeMarkerBody = (payload: MarkerPayload): string =>
       fp: payload.fp,
       iat: payload.iat,
       exp: payload.exp,
+      ...(payload.kid === undefined ? {} : { kid: payload.kid }),
     }),
   );
 

@@ -1,6 +1,6 @@
 import { decodeBase64urlStrict, decodeJsonSegment, encodeBase64url } from "./base64url.ts";
 import { COMPONENT_KIND_PATTERN, MAX_COMPONENTS, type FingerprintComponent } from "./components.ts";
-import { isUuid } from "./decode.ts";
+import { isUnixSeconds, isUuid } from "./signed-document.ts";
 import { fromHex, toHex } from "./hex.ts";
 
 /**
@@ -139,7 +139,6 @@ export type OfflineParseFailure =
 type Parsed<T> = ({ ok: true } & T) | { ok: false; reason: OfflineParseFailure };
 
 type Json = Record<string, unknown>;
-const isUnixSeconds = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
 const isText = (v: unknown, max: number): v is string =>
   typeof v === "string" && v.length >= 1 && v.length <= max;
 const isNonce = (v: unknown): v is string => typeof v === "string" && OFFLINE_NONCE_PATTERN.test(v);

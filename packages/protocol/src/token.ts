@@ -1,6 +1,12 @@
 import * as z from "zod/mini";
 import { encodeBase64url } from "./base64url.ts";
-import { FINGERPRINT_MATCH_MODES, HW_BINDING_MODES, type TokenClaims, type TokenHeader } from "./claims.ts";
+import {
+  FINGERPRINT_MATCH_MODES,
+  HW_BINDING_MODES,
+  REVOCATION_MODES,
+  type TokenClaims,
+  type TokenHeader,
+} from "./claims.ts";
 import { described } from "./described.ts";
 import { decodeTokenSegments } from "./segments.ts";
 
@@ -31,6 +37,7 @@ export const TokenClaimsSchema = z.looseObject({
   trial: z.boolean(),
   hw: z.object({ mode: z.enum(HW_BINDING_MODES), fp: z.nullable(z.string()) }),
   fm: z.optional(described(z.enum(FINGERPRINT_MATCH_MODES), "Fingerprint matching of the license")),
+  rv: z.optional(described(z.enum(REVOCATION_MODES), "Revocation mode of the license")),
   cfg: TokenConfigSchema,
 });
 
@@ -52,6 +59,7 @@ export function encodeTokenSigningInput(keyId: string, claims: TokenClaims): str
     trial: claims.trial,
     hw: { mode: claims.hw.mode, fp: claims.hw.fp },
     ...(claims.fm === undefined ? {} : { fm: claims.fm }),
+    ...(claims.rv === undefined ? {} : { rv: claims.rv }),
     cfg: claims.cfg,
   };
   return `${encodeBase64url(JSON.stringify(header))}.${encodeBase64url(JSON.stringify(payload))}`;

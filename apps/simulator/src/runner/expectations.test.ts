@@ -8,6 +8,7 @@ const activation = (status: "active" | "deactivated", heals: number): Activation
   hwFingerprint: "fp",
   machineName: "office-pc",
   status,
+  mode: "online",
   activatedAt: "2026-01-01T00:00:00Z",
   lastHeartbeatAt: null,
   deactivatedAt: null,

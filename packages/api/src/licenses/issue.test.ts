@@ -69,6 +69,7 @@ describe("POST /panel/licenses", () => {
       trial: false,
       hw: { mode: "none", fp: null },
       fm: "fuzzy",
+      rv: "graceful",
       cfg: { features: ["export"], limits: { maxSeats: 2 }, edition: "pro" },
     });
   });
@@ -95,6 +96,7 @@ describe("POST /panel/licenses", () => {
       hwBinding: "none",
       hwFingerprint: null,
       fingerprintMatch: "fuzzy",
+      revocation: "graceful",
       deviceBudget: { used: 0, max: null, windowDays: 30, resetsAt: null },
     });
     const events = await app.database.db.select().from(tables.outboxEvents);

@@ -1,4 +1,5 @@
 import type { ErrorCode, ErrorDetailsByCode } from "@licensing/contracts";
+import revocationVector from "@licensing/protocol/vectors/revocation.json" with { type: "json" };
 
 /**
  * A message each error code is sent with, as the reference shows it in its examples. The messages are
@@ -86,6 +87,7 @@ export const errorExampleMessages: Record<ErrorCode, string> = {
   "idempotency.invalid_key": "Idempotency-Key must be 1 to 255 visible ASCII characters",
 
   "license.not_active": "The license is Suspended",
+  "license.revoked": "The license was revoked",
   "activation.not_found": "The activation was deactivated; activate again",
   "activation.fingerprint_mismatch": "The license is bound to another machine",
   "activation.fingerprint_required": "hwFingerprint: required by a firstActivation license",
@@ -115,6 +117,7 @@ export const errorExampleMessages: Record<ErrorCode, string> = {
 
 /** The details the codes that carry some are sent with, as the reference shows them. */
 export const errorExampleDetails: ErrorDetailsByCode = {
+  "license.revoked": { revocation: revocationVector.revocation },
   "activation.device_budget_exhausted": { retryAt: "2026-09-21T14:13:20.000Z" },
   "activation.seat_limit_reached": {
     machines: [

@@ -49,6 +49,7 @@ describe("every declared operation is reachable", () => {
       "client.heartbeat",
       "client.deactivate",
       "client.machines",
+      "client.revocations",
       "client.publicKey",
       "audit.export",
     ]);

@@ -1,5 +1,6 @@
 import type { FingerprintComponent } from "@licensing/protocol";
-import { toPublicKey } from "../crypto/verify.ts";
+import { addCertificate, trustedKeys, type TrustedKeys } from "../crypto/key-chain.ts";
+import { verifyRevocation, verifyRevocationList } from "../crypto/verify.ts";
 import { LicensingApiError, type Machine } from "../http/server-api.ts";
 import type { LicenseCheck, VerifiedLicense } from "../license/license-file.ts";
 import { checkMarker, type MarkerProblem } from "../license/marker-check.ts";
@@ -46,7 +47,7 @@ const WATCH_INTERVAL_MS = 60_000;
  */
 export class LicenseClientCore<Config = unknown> {
   protected readonly options: LicenseClientCoreOptions;
-  private readonly publicKey: Uint8Array;
+  private readonly keys: TrustedKeys;
   private readonly clock: () => number;
   private readonly scheduler: Scheduler;
   private licenseCheck: LicenseCheck | null = null;
@@ -54,6 +55,8 @@ export class LicenseClientCore<Config = unknown> {
   private markerProblem: MarkerProblem | null = null;
   private certificate: TrustedCertificate | null = null;
   private pendingOffline: PendingOffline | null = null;
+  /** When the license was revoked (epoch ms), once a verified revocation said so. */
+  private revokedAt: number | null = null;
   private activationId: string | null = null;
   private fingerprint: string | null = null;
   private fingerprintVersion: FingerprintVersion | null = null;
@@ -75,15 +78,16 @@ export class LicenseClientCore<Config = unknown> {
   constructor(options: LicenseClientCoreOptions) {
     if (!options.serverUrl) throw new TypeError("serverUrl is required");
     this.options = options;
-    this.publicKey = toPublicKey(options.publicKey);
+    this.keys = trustedKeys(options.publicKey);
     this.clock = options.clock ?? Date.now;
     this.scheduler = options.scheduler ?? realScheduler;
   }
 
   /**
    * Reads and verifies the license file, loads the cached marker, then activates (waiting at most
-   * `activationTimeoutMs`) and starts the heartbeat. False for a missing file, a bad signature or an
-   * expired token; a failed activation does not fail it. Later calls return the first call's answer.
+   * `activationTimeoutMs`) and starts the heartbeat. False for a missing file, a bad signature, an expired
+   * token or a license known to be revoked; a failed activation does not fail it. Later calls return the
+   * first call's answer.
    */
   initialize(): Promise<boolean> {
     return (this.initializing ??= this.load());
@@ -99,7 +103,7 @@ export class LicenseClientCore<Config = unknown> {
     let resolved: string | undefined;
     const local = await loadLocalLicense(
       this.options.storage,
-      this.publicKey,
+      this.keys,
       async (version) =>
         (resolved ??= typeof fingerprint === "string" ? fingerprint : await fingerprint(version)),
       this.clock(),
@@ -108,6 +112,7 @@ export class LicenseClientCore<Config = unknown> {
     this.licenseCheck = local.license;
     this.marker = local.marker;
     this.markerProblem = local.markerProblem;
+    this.revokedAt = local.revokedAt;
     this.activationId = local.activationId;
     this.observed = local.observed;
     this.fingerprint = local.fingerprint;
@@ -128,7 +133,8 @@ export class LicenseClientCore<Config = unknown> {
     const license = this.licenseCheck!;
     // The time is observed, and the state written, at initialize.
     const { reason } = this.refreshStatus();
-    if (!license.ok || reason === "token-expired" || this.disposing) return this.settle(false);
+    if (!license.ok || reason === "token-expired" || reason === "revoked" || this.disposing)
+      return this.settle(false);
     // Activated offline: this license makes no network call (decision 0050).
     if (this.certificate) {
       this.watch();
@@ -145,7 +151,8 @@ export class LicenseClientCore<Config = unknown> {
       clock: this.clock,
       log: (level, message) => this.log(level, message),
       onServerTime: (time) => (this.observed = observe(this.observed, this.clock(), time)),
-      onMarker: (marker, activationId) => this.acceptMarker(marker, activationId),
+      onMarker: (marker, activationId, certificates) => this.acceptMarker(marker, activationId, certificates),
+      onRevocation: (revocation) => this.acceptRevocation(revocation),
       onActivationGone: () => {
         if (this.certificate) return;
         // The marker keeps its offline window (rule 5), but this machine holds no activation until the
@@ -209,7 +216,7 @@ export class LicenseClientCore<Config = unknown> {
     // The observation carried forward to this reading, as `observe` would make it, without keeping it.
     const observedAt = this.observed ? observedFloor(this.observed, clockNow) : null;
     const details = deriveStatus(
-      statusInputs(this.licenseCheck, this.marker, observedAt, this.certificate),
+      statusInputs(this.licenseCheck, this.marker, observedAt, this.certificate, this.revokedAt),
       clockNow,
     );
     const connection = this.connection;
@@ -414,7 +421,7 @@ export class LicenseClientCore<Config = unknown> {
   async applyOfflineActivation(response: string): Promise<ClientStatusDetails> {
     const license = await this.verifiedLicense();
     const pending = this.pendingOffline;
-    const checked = await checkCertificate(response, this.publicKey, {
+    const checked = await checkCertificate(response, this.keys, {
       licenseId: license.claims.lid,
       fingerprint: this.fingerprint!,
       nonce: pending?.nonce ?? null,
@@ -501,10 +508,55 @@ export class LicenseClientCore<Config = unknown> {
     this.listeners.clear();
   }
 
+  /**
+   * Makes the license `Revoked` when a revocation list names it (decision 0049): the list must verify with
+   * the configured key (or a key it certified), and the license's revocation be `immediate`. The status
+   * is kept across restarts. Resolves to whether the list named this license; a list that does not verify
+   * changes nothing (and resolves false). Throws before `initialize` has verified the license.
+   */
+  async applyRevocationList(list: string): Promise<boolean> {
+    const license = this.requireLicense();
+    const payload = await verifyRevocationList(list, this.keys);
+    const entry = payload?.revoked.find((r) => r.lid === license.claims.lid);
+    if (!payload) this.log("warn", "The revocation list does not verify with the configured key: ignored");
+    return entry ? this.revoke(entry.revokedAt) : false;
+  }
+
+  /** The server's signed revocation (a 403 `license.revoked`): believed only when it verifies. */
+  private async acceptRevocation(text: string): Promise<boolean> {
+    if (!this.licenseCheck?.ok) return false;
+    const payload = await verifyRevocation(text, this.keys);
+    return payload?.lid === this.licenseCheck.license.claims.lid ? this.revoke(payload.revokedAt) : false;
+  }
+
+  /**
+   * Revoked for good: the cached marker is deleted (so removing the state file brings back no offline
+   * window) and the time kept in the state. Only a license whose token says `rv: immediate`.
+   */
+  private async revoke(revokedAtSeconds: number): Promise<boolean> {
+    if (!this.licenseCheck?.ok || this.licenseCheck.license.claims.rv !== "immediate") return false;
+    this.revokedAt ??= revokedAtSeconds * 1000;
+    this.marker = null;
+    this.write(() => this.options.storage.writeMarker(null));
+    this.persistState();
+    await this.writes;
+    this.refreshStatus();
+    return true;
+  }
+
+  private requireLicense() {
+    if (!this.licenseCheck?.ok) {
+      throw new Error("The license is not loaded: call initialize() first (and check that it verified)");
+    }
+    return this.licenseCheck.license;
+  }
+
   /** Checks a marker from the server and, when it passes, caches it (spec §4 step 1: apply the fresh marker). */
-  private async acceptMarker(text: string, activationId: string): Promise<boolean> {
-    if (!this.licenseCheck?.ok || this.closed || this.certificate) return false;
-    const checked = await checkMarker(text, this.publicKey, {
+  private async acceptMarker(text: string, activationId: string, certificates: unknown[]): Promise<boolean> {
+    if (!this.licenseCheck?.ok || this.closed || this.certificate || this.revokedAt !== null) return false;
+    for (const certificate of certificates)
+      if (typeof certificate === "string") await addCertificate(this.keys, certificate);
+    const checked = await checkMarker(text, this.keys, {
       licenseId: this.licenseCheck.license.claims.lid,
       activationId,
       fingerprint: this.fingerprint!,
@@ -526,8 +578,9 @@ export class LicenseClientCore<Config = unknown> {
     if (!previous || checked.payload.iat > previous.payload.iat) {
       this.observed = observe({ at: checked.payload.iat * 1000, clockAt: clockNow }, clockNow);
     }
-    this.write(() => this.options.storage.writeMarker(this.marker!.text));
+    // The state first: it holds the certificate a marker of a rotated key needs after a restart.
     this.persistState();
+    this.write(() => this.options.storage.writeMarker(this.marker!.text));
     this.refreshStatus();
     return true;
   }
@@ -553,6 +606,8 @@ export class LicenseClientCore<Config = unknown> {
       observed: this.observed,
       fingerprintVersion: this.fingerprintVersion,
       pendingOffline: this.pendingOffline,
+      certificates: [...this.keys.certified.values()].map((c) => c.text),
+      revokedAt: this.revokedAt,
     });
     this.write(() => this.options.storage.writeState(text));
   }

@@ -20,6 +20,16 @@ export interface ClientState {
    * deactivation or a newer request.
    */
   pendingOffline?: PendingOffline | null;
+  /**
+   * The certificates of rotated keys learned from the server's answers (decision 0049), so that a marker
+   * signed by one of them still verifies after a restart, and a key's retirement stays known.
+   */
+  certificates?: string[];
+  /**
+   * When the license was revoked (epoch ms), from a verified revocation or revocation list: the status stays
+   * `Revoked` across restarts. Written only for `licenseId`.
+   */
+  revokedAt?: number | null;
 }
 
 export interface PendingOffline {
@@ -41,6 +51,8 @@ export const serializeState = (state: ClientState) =>
     observedClockAt: state.observed?.clockAt ?? null,
     ...(state.fingerprintVersion ? { fingerprintVersion: state.fingerprintVersion } : {}),
     ...(state.pendingOffline ? { pendingOffline: state.pendingOffline } : {}),
+    ...(state.certificates?.length ? { certificates: state.certificates } : {}),
+    ...(state.revokedAt ? { revokedAt: state.revokedAt } : {}),
   })}\n`;
 
 function pendingOf(v: unknown): PendingOffline | null {
@@ -66,5 +78,9 @@ export function parseState(text: string | null): ClientState | null {
     fingerprintVersion:
       r.fingerprintVersion === 1 || r.fingerprintVersion === 2 ? r.fingerprintVersion : null,
     pendingOffline: pendingOf(r.pendingOffline),
+    certificates: Array.isArray(r.certificates)
+      ? r.certificates.filter((c): c is string => typeof c === "string" && c.length <= 4096).slice(0, 16)
+      : [],
+    revokedAt: finite(r.revokedAt) ? r.revokedAt : null,
   };
 }

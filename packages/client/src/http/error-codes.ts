@@ -7,12 +7,15 @@ export const SERVER_ERROR_CODES = [
   // The client API's own refusals.
   "license.not_found",
   "license.not_active",
+  "license.revoked",
   "activation.not_found",
   "activation.fingerprint_mismatch",
   "activation.fingerprint_required",
   "activation.not_bound",
   "activation.seat_limit_reached",
   "activation.device_budget_exhausted",
+  // The revocation list.
+  "template.not_found",
   // Signed requests (heartbeat, deactivate, machines).
   "hmac.missing",
   "hmac.malformed",

@@ -13,7 +13,8 @@ import {
   type OfflineDeactivationReceipt,
   type OfflineLabel,
 } from "@licensing/protocol";
-import { ed25519Verify } from "../crypto/verify.ts";
+import { signedByTrusted, trustedKeys } from "../crypto/key-chain.ts";
+import type { VerificationKeys } from "../crypto/verify.ts";
 import { hmacSha256 } from "../crypto/web-crypto.ts";
 
 /**
@@ -53,12 +54,20 @@ export const isCertificateText = (text: string) =>
  */
 export async function checkCertificate(
   text: string,
-  publicKey: Uint8Array,
+  keys: VerificationKeys,
   owner: { licenseId: string; fingerprint: string; nonce?: string | null },
 ): Promise<{ ok: true; certificate: TrustedCertificate } | { ok: false; problem: CertificateProblem }> {
   const parsed = parseOfflineResponse(text);
   if (!parsed.ok) return { ok: false, problem: "malformed" };
-  if (!(await ed25519Verify(parsed.signature, parsed.signingInput, publicKey))) {
+  // Signed by a configured key, or by a rotated key the client holds a certificate of (decision 0049).
+  const signed = await signedByTrusted(
+    keys instanceof Uint8Array ? trustedKeys(keys) : keys,
+    parsed.header.kid,
+    parsed.claims.iat,
+    parsed.signature,
+    parsed.signingInput,
+  );
+  if (!signed) {
     return { ok: false, problem: "signature-invalid" };
   }
   const { claims } = parsed;

@@ -186,3 +186,24 @@ describe("clock rollback", () => {
     expect(observedFloor(observed, T0 + SECOND)).toBe(T0 + 10 * 60 * SECOND + SECOND);
   });
 });
+
+describe("deriveStatus: a verified revocation (immediate revocation, decision 0049)", () => {
+  it("is Revoked at once and for good, whatever the marker and the token's expiry say", () => {
+    const revokedAt = T0 + DAY;
+    for (const now of [T0 + DAY, markerExp + 2 * DAY, T0 + 400 * DAY]) {
+      expect(deriveStatus(inputs({ revokedAt }), now)).toMatchObject({
+        status: "Revoked",
+        reason: "revoked",
+        nextTransitionAt: null,
+        nextStatus: null,
+      });
+    }
+    expect(deriveStatus(inputs({ revokedAt, marker: null }), T0).status).toBe("Revoked");
+    expect(deriveStatus(inputs({ revokedAt: null }), T0).status).toBe("Active");
+  });
+
+  it("does not hide a license that does not verify (rule 6 first)", () => {
+    const license = { problem: "signature-invalid" as const };
+    expect(deriveStatus(inputs({ license, revokedAt: T0 }), T0).status).toBe("Invalid");
+  });
+});

@@ -6,7 +6,8 @@
 /** The status the client library derives locally; the server's license status is another thing. */
 export const CLIENT_STATUSES = ["Invalid", "Active", "GracePeriod", "Expired", "Revoked"] as const;
 /**
- * `Revoked` is part of the type for the spec's sake, but never derived: a revocation is learned only
+ * `Revoked` is derived only for a license with `immediate` revocation, from a verified revocation (the
+ * server's signed refusal, or a revocation list: decision 0049); otherwise a revocation is learned only
  * indirectly (rule 5), as markers stop and the offline window runs out.
  */
 export type ClientStatus = (typeof CLIENT_STATUSES)[number];
@@ -43,7 +44,9 @@ export type StatusReason =
   /** Activated offline (decision 0050): the panel's certificate has not expired yet. */
   | "offline-activated"
   /** The offline certificate's end has passed (no grace period: the date was agreed in advance). */
-  | "offline-expired";
+  | "offline-expired"
+  /** A verified revocation of this license (immediate revocation, decision 0049). */
+  | "revoked";
 
 export interface StatusInputs {
   /** The verified token's hard expiry (epoch ms), or why there is no verified token. */
@@ -57,6 +60,8 @@ export interface StatusInputs {
    * A clock behind it (set back, or slow) is read as this time, so turning the clock back gains nothing.
    */
   observedAt?: number | null;
+  /** When the license was revoked (epoch ms), from a verified revocation; absent or null when it was not. */
+  revokedAt?: number | null;
 }
 
 export interface StatusDetails {
@@ -121,6 +126,9 @@ export function deriveStatus(inputs: StatusInputs, now: number): StatusDetails {
   if ("problem" in inputs.license) {
     const { problem } = inputs.license;
     return settled("Invalid", problem, PROBLEM_MESSAGES[problem]);
+  }
+  if (inputs.revokedAt != null) {
+    return settled("Revoked", "revoked", `The license was revoked at ${iso(inputs.revokedAt)}`);
   }
   const tokenExpiresAt = inputs.license.expiresAt;
   // Rule 1.

@@ -7,6 +7,7 @@ import type { Deps, RequestInfo } from "../deps.ts";
 import { fail } from "../errors.ts";
 import { effectiveStatus } from "../licenses/mappers.ts";
 import { publishEvents } from "../outbox/publish.ts";
+import { refuseNotLive } from "../revocations/refusal.ts";
 import type { Activated, MachineRequest } from "./activate.ts";
 import { checkBinding } from "./binding.ts";
 import { countedNewDevices, knownSince, leavesWindowAt } from "./device-budget.ts";
@@ -50,8 +51,7 @@ export async function activateLocked(
     const [license] = await tx.select().from(l).where(eq(l.licenseKey, machine.licenseKey)).for("update");
     if (!license) return null;
     const now = deps.clock.now();
-    const status = effectiveStatus(license, now);
-    if (status !== "Active") fail("license.not_active", `The license is ${status}`);
+    if (effectiveStatus(license, now) !== "Active") await refuseNotLive(deps, tx, license);
 
     const a = tables.activations;
     const known = await knownMachines(tx, license, machine, now);

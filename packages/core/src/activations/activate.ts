@@ -12,12 +12,13 @@ import type { Deps, RequestInfo } from "../deps.ts";
 import { fail } from "../errors.ts";
 import { liveSql } from "../licenses/live.ts";
 import { effectiveStatus } from "../licenses/mappers.ts";
+import { refuseNotLive } from "../revocations/refusal.ts";
 import { activateLocked } from "./activate-locked.ts";
 import { bindingAdmitsSql, checkBinding } from "./binding.ts";
 import { knownSince, liveSinceSql } from "./device-budget.ts";
 import { reachesThresholdSql } from "./fingerprint-match.ts";
 import { refuseSeat } from "./machines.ts";
-import { issueMarker } from "./marker.ts";
+import { issueMarker, licenseKeyFacts } from "./marker.ts";
 
 /**
  * The whole activation as one statement, so one round trip that commits on its own:
@@ -58,6 +59,9 @@ export function prepareActivation(db: Db) {
         signingKeyId: l.signingKeyId,
         fingerprintMatch: l.fingerprintMatch,
         maxNewDevicesPerWindow: l.maxNewDevicesPerWindow,
+        templateId: l.templateId,
+        revocation: l.revocation,
+        revokedAt: l.revokedAt,
       })
       .from(l)
       .where(eq(l.licenseKey, p("licenseKey"))),
@@ -132,6 +136,9 @@ export function prepareActivation(db: Db) {
         signingKeyId: license.signingKeyId,
         fingerprintMatch: license.fingerprintMatch,
         maxNewDevicesPerWindow: license.maxNewDevicesPerWindow,
+        templateId: license.templateId,
+        revocation: license.revocation,
+        revokedAt: license.revokedAt,
       },
       claimed: sql<boolean>`exists (select 1 from claimed)`,
       reusedId: sql<string | null>`(select id from reused limit 1)`,
@@ -186,12 +193,12 @@ export async function activate(
     return fail("license.not_found", "No license with this key");
   }
   const { license, activationId, healed } = activation;
-  const heartbeatToken = await issueMarker(deps, deps.db, {
+  const { heartbeatToken, ...certificates } = await issueMarker(deps, deps.db, {
     licenseId: license.id,
     activationId,
     hwFingerprint: machine!.hwFingerprint,
     offlineDays: license.offlineDays,
-    signingKeyId: license.signingKeyId,
+    signingKey: await licenseKeyFacts(deps.db, license.signingKeyId),
   });
   deps.activations.activateLatency.recordSuccess(startedAt);
   return {
@@ -200,6 +207,7 @@ export async function activate(
     heartbeatIntervalSeconds: deps.config.licensing.heartbeatIntervalSeconds,
     maxOfflineDays: license.offlineDays,
     healed,
+    ...certificates,
   };
 }
 
@@ -259,9 +267,7 @@ async function activateOnce(
     const { license } = outcome;
     if (outcome.claimed) return { license, activationId, healed: false };
 
-    const now = deps.clock.now();
-    const status = effectiveStatus(license, now);
-    if (status !== "Active") fail("license.not_active", `The license is ${status}`);
+    if (effectiveStatus(license, deps.clock.now()) !== "Active") await refuseNotLive(deps, deps.db, license);
     checkBinding(license, fingerprint ?? undefined);
     if (outcome.reusedId) return { license, activationId: outcome.reusedId, healed: false };
     if (license.maxSeats !== null && license.liveSeats >= license.maxSeats) {

@@ -1,9 +1,11 @@
 import { createPrivateKey } from "node:crypto";
 import type { LicenseTokenClaims, OfflineMarkerPayload } from "@licensing/contracts";
+import chain from "@licensing/protocol/vectors/key-chain.json" with { type: "json" };
 import keyVectors from "@licensing/protocol/vectors/license-keys.json" with { type: "json" };
 import markerVector from "@licensing/protocol/vectors/marker.json" with { type: "json" };
 import offlineVector from "@licensing/protocol/vectors/offline.json" with { type: "json" };
 import { parseOfflineReceipt, parseOfflineRequest, type OfflineActivationClaims } from "@licensing/protocol";
+import revocationVector from "@licensing/protocol/vectors/revocation.json" with { type: "json" };
 import signatureVectors from "@licensing/protocol/vectors/signatures.json" with { type: "json" };
 import tokenVector from "@licensing/protocol/vectors/token.json" with { type: "json" };
 import { describe, expect, it } from "vitest";
@@ -12,18 +14,27 @@ import { signLicenseToken, verifyLicenseToken } from "./license-token.ts";
 import { signMarker, verifyMarker } from "./marker.ts";
 import { offlineMacMatches, signOfflineResponse, verifyOfflineResponse } from "./offline.ts";
 import { signatureV1, signatureV2, signRequest, verifyRequestSignature } from "./request-signature.ts";
+import {
+  signCertificate,
+  signRevocation,
+  signRevocationList,
+  verifyCertificate,
+} from "./signed-documents.ts";
 
 // The protocol's golden vectors, which the SDK checks too: what the server writes must match them byte
 // for byte, and what they hold must verify here.
-const privateKey = createPrivateKey({
-  key: {
-    kty: "OKP",
-    crv: "Ed25519",
-    d: Buffer.from(tokenVector.privateKeySeedHex, "hex").toString("base64url"),
-    x: Buffer.from(tokenVector.publicKeyHex, "hex").toString("base64url"),
-  },
-  format: "jwk",
-});
+const keyFrom = (seedHex: string, publicKeyHex: string) =>
+  createPrivateKey({
+    key: {
+      kty: "OKP",
+      crv: "Ed25519",
+      d: Buffer.from(seedHex, "hex").toString("base64url"),
+      x: Buffer.from(publicKeyHex, "hex").toString("base64url"),
+    },
+    format: "jwk",
+  });
+const privateKey = keyFrom(tokenVector.privateKeySeedHex, tokenVector.publicKeyHex);
+const third = keyFrom(chain.third.privateKeySeedHex, chain.third.publicKeyHex);
 
 describe("golden vectors of @licensing/protocol", () => {
   it("signs the token byte for byte and verifies it", () => {
@@ -53,6 +64,31 @@ describe("golden vectors of @licensing/protocol", () => {
         verifyRequestSignature(c.licenseKey, { timestamp: c.timestamp, signature: c.header }, parts, now),
       ).not.toThrow();
     }
+  });
+
+  it("certifies the rotated keys byte for byte, and a certificate verifies with the root only", () => {
+    const root = { keyId: chain.root.keyId, privateKey };
+    for (const name of ["second", "third", "secondRetired"] as const) {
+      expect(signCertificate(root, chain.certificatePayloads[name])).toBe(chain.certificates[name]);
+      expect(verifyCertificate(chain.certificates[name], chain.root.publicKeyHex)).toEqual(
+        chain.certificatePayloads[name],
+      );
+    }
+    expect(verifyCertificate(chain.certificates.byOtherRoot, chain.root.publicKeyHex)).toBeNull();
+    expect(verifyCertificate(chain.certificates.third, chain.third.publicKeyHex)).toBeNull();
+  });
+
+  it("signs a token and a marker with a rotated key byte for byte", () => {
+    const claims = chain.claims as LicenseTokenClaims;
+    expect(signLicenseToken(claims, { keyId: chain.third.keyId, privateKey: third })).toBe(chain.token);
+    expect(signMarker(chain.markerPayload as OfflineMarkerPayload, third)).toBe(chain.marker);
+  });
+
+  it("signs the revocation and the revocation list byte for byte", () => {
+    const signer = { keyId: chain.third.keyId, privateKey: third, certificate: chain.certificates.third };
+    const payload = revocationVector.revocationPayload as Parameters<typeof signRevocation>[1];
+    expect(signRevocation(signer, payload)).toBe(revocationVector.revocation);
+    expect(signRevocationList(signer, revocationVector.listPayload)).toBe(revocationVector.list);
   });
 
   it("normalises typed license keys as the vectors say", () => {

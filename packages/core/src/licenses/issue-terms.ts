@@ -6,7 +6,7 @@ import {
   type TemplateRow,
   type TemplateVersionRow,
 } from "@licensing/db";
-import type { FingerprintMatch, HwBinding } from "@licensing/contracts";
+import type { FingerprintMatch, HwBinding, RevocationMode } from "@licensing/contracts";
 import { DAY } from "../clock.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
@@ -44,6 +44,7 @@ export interface IssueTermsInput {
   /** Absent: the template's; null: no limit. */
   maxNewDevicesPerWindow?: number | null | undefined;
   newDeviceWindowDays?: number | null | undefined;
+  revocation?: RevocationMode | null | undefined;
 }
 
 export interface IssueTerms {
@@ -55,11 +56,12 @@ export interface IssueTerms {
   fingerprintMatch: FingerprintMatch;
   maxNewDevicesPerWindow: number | null;
   newDeviceWindowDays: number;
+  revocation: RevocationMode;
 }
 
 /**
  * The spec's issue rules 1–3 (§4): expiry defaults, offlineDays clamping, binding defaults; and the
- * device terms, the request's or else the template's.
+ * device terms and the revocation mode, the request's or else the template's.
  */
 export function resolveIssueTerms(deps: Deps, template: TemplateRow, input: IssueTermsInput): IssueTerms {
   const now = deps.clock.now();
@@ -89,6 +91,8 @@ export function resolveIssueTerms(deps: Deps, template: TemplateRow, input: Issu
         ? template.maxNewDevicesPerWindow
         : input.maxNewDevicesPerWindow,
     newDeviceWindowDays: input.newDeviceWindowDays ?? template.newDeviceWindowDays,
+    // Signed into the token (`rv`), so it is the license's for good: a template edit changes new ones only.
+    revocation: input.revocation ?? template.revocation,
   };
 }
 

@@ -1,5 +1,5 @@
 import type { SigningKeyRow } from "@licensing/db";
-import type { FingerprintMatch, HwBinding, LicenseTokenConfig } from "@licensing/contracts";
+import type { FingerprintMatch, HwBinding, LicenseTokenConfig, RevocationMode } from "@licensing/contracts";
 import { signLicenseToken, unixSeconds } from "../crypto/license-token.ts";
 import type { Deps } from "../deps.ts";
 import { signerFor } from "../templates/signing-keys.ts";
@@ -15,6 +15,7 @@ export interface TokenContent {
   hwBinding: HwBinding;
   hwFingerprint: string | null;
   fingerprintMatch: FingerprintMatch;
+  revocation: RevocationMode;
   config: LicenseTokenConfig;
 }
 
@@ -33,6 +34,7 @@ export function signLicense(deps: Deps, key: SigningKeyRow, content: TokenConten
       trial: content.isTrial,
       hw: { mode: content.hwBinding, fp: content.hwFingerprint },
       fm: content.fingerprintMatch,
+      rv: content.revocation,
       cfg: content.config,
     },
     signerFor(deps, key),

@@ -15,6 +15,7 @@ export const toTemplateResponse = (t: TemplateRow): LicenseTemplateResponse => (
   fingerprintMatch: t.fingerprintMatch,
   maxNewDevicesPerWindow: t.maxNewDevicesPerWindow,
   newDeviceWindowDays: t.newDeviceWindowDays,
+  revocation: t.revocation,
   status: t.status,
   currentVersionId: t.currentVersionId,
   createdAt: t.createdAt.toISOString(),

@@ -59,11 +59,12 @@ export async function createTemplate(
           fingerprintMatch: input.fingerprintMatch,
           maxNewDevicesPerWindow: input.maxNewDevicesPerWindow,
           newDeviceWindowDays: input.newDeviceWindowDays,
+          revocation: input.revocation,
           createdAt: now,
           updatedAt: now,
         })
         .returning();
-      const key = await createSigningKey(tx, deps, created!.id);
+      const key = await createSigningKey(tx, deps, created!.id, null);
       await recordAudit(tx, deps.clock, actor, {
         action: "template.created",
         entityType: "template",
@@ -100,6 +101,7 @@ export async function updateTemplate(
       ? { maxNewDevicesPerWindow: input.maxNewDevicesPerWindow }
       : {}),
     ...(input.newDeviceWindowDays !== undefined ? { newDeviceWindowDays: input.newDeviceWindowDays } : {}),
+    ...(input.revocation !== undefined ? { revocation: input.revocation } : {}),
   };
   const template = await deps.db.transaction(async (tx) => {
     const current = await loadTemplate(tx, templateId, { forUpdate: true });
