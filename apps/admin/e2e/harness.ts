@@ -5,7 +5,7 @@ import { AxeBuilder } from "@axe-core/playwright";
 import { startTestApp, type TestApp, type TestAppOptions } from "@licensing/api/testing";
 import { needTool, tools } from "@licensing/api/testing/tools";
 import { generate } from "otplib";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
 import { expect } from "vitest";
 import { ADMIN_DIST, ADMIN_ROOT, ensureAdminBuild } from "../ensure-build.ts";
 
@@ -94,15 +94,20 @@ export async function startHarness(options: TestAppOptions = {}): Promise<Harnes
   };
 }
 
-/** Saves `docs/screenshots/admin-<name>.png` (the README shows them). */
-export async function screenshot(page: Page, name: string) {
+/**
+ * Saves `docs/screenshots/admin-<name>.png` (the README shows them): the whole page, or one element of it
+ * (a dialog, whose page behind is dimmed and scrolled).
+ */
+export async function screenshot(target: Page | Locator, name: string) {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.waitForLoadState("networkidle");
-  await page.screenshot({
-    path: join(SCREENSHOTS, `admin-${name}.png`),
-    fullPage: true,
-    animations: "disabled",
-  });
+  const path = join(SCREENSHOTS, `admin-${name}.png`);
+  if ("goto" in target) {
+    await target.waitForLoadState("networkidle");
+    await target.screenshot({ path, fullPage: true, animations: "disabled" });
+  } else {
+    await target.page().waitForLoadState("networkidle");
+    await target.screenshot({ path, animations: "disabled" });
+  }
 }
 
 /** axe-core on the current page: no serious or critical violation (labels, contrast, roles, names). */

@@ -1,7 +1,7 @@
 import { needTool, tools } from "@licensing/api/testing/tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openAppWindow } from "./testing/app-window.ts";
-import { startRendererHost, type RendererHost } from "./testing/renderer-host.ts";
+import { screenshot, startRendererHost, type RendererHost } from "./testing/renderer-host.ts";
 import { startDesktopTestServer, type DesktopTestServer } from "./testing/server.ts";
 
 /**
@@ -9,6 +9,7 @@ import { startDesktopTestServer, type DesktopTestServer } from "./testing/server
  * `LicenseSession`, the SDK, and the real licensing server on an ephemeral port.
  */
 const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 const browserPath = needTool(tools.browser, "the desktop sample's end-to-end tests");
 // expect.poll gives up after one second by default, no bound for a loaded machine; this only bounds a hang.
 const PATIENCE = { timeout: 15_000 };
@@ -80,6 +81,99 @@ describe.skipIf(!browserPath)("a new computer on a full license", () => {
       activationId: null,
       lastError: { code: "activation.seat_limit_reached" },
     });
+    await page.context().close();
+  });
+});
+
+describe.skipIf(!browserPath)("a computer that never goes online", () => {
+  it("request → the vendor's panel → response pasted → Active with no network; deactivated offline, the receipt frees the seat in the panel", async () => {
+    const onDisk = await server.licenseFile({
+      config: JSON.stringify({ features: ["export"], limits: { maxSeats: 1, maxProjects: 5 } }),
+    });
+    const { license } = onDisk;
+    // No network at all: every request the app tries fails, and is counted.
+    let attempts = 0;
+    const noNetwork: typeof fetch = async () => {
+      attempts++;
+      throw new TypeError("fetch failed", { cause: new Error("connect ENETUNREACH") });
+    };
+    // A product for air-gapped machines builds its template's public key in.
+    const session = await server.session({
+      machineName: "Lab bench",
+      publicKey: license.publicKey,
+      fetch: noNetwork,
+    });
+    expect(await session.installFile(onDisk.path)).toEqual({ ok: true });
+    const page = await openAppWindow(host, session);
+    await expect.poll(() => page.getByTestId("status-badge").textContent(), PATIENCE).toBe("Expired");
+
+    await page.getByRole("button", { name: "Activate without internet…" }).click();
+    await page.getByRole("button", { name: "Make the activation request" }).click();
+    const requestBox = page.getByLabel("Activation request");
+    await expect
+      .poll(() => requestBox.inputValue(), PATIENCE)
+      .toMatch(/^-----BEGIN LICENSE ACTIVATION REQUEST-----/);
+    const qr = page.getByRole("img", { name: "QR code of the activation request" });
+    await expect
+      .poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), PATIENCE)
+      .toBe(true);
+    await screenshot(page, "offline-activation");
+
+    // The vendor answers it in the panel (here through its API), for 90 days.
+    const request = await requestBox.inputValue();
+    const answered = await server.admin.api.activations.offlineActivate({
+      params: { id: license.id },
+      body: { request, validDays: 90 },
+    });
+    expect(answered.status).toBe(201);
+    await page.getByLabel("Activation response").fill(answered.body.response);
+    await page.getByRole("button", { name: "Activate", exact: true }).click();
+    await expect.poll(() => page.getByTestId("status-badge").textContent(), PATIENCE).toBe("Active");
+    expect(await page.getByRole("heading", { name: "Activate without internet" }).count()).toBe(0);
+    expect(await page.getByTestId("status-reason").textContent()).toContain("offline-activated");
+    expect(await page.getByTestId("export-button").isEnabled()).toBe(true);
+    expect(await server.activations(license.id)).toMatchObject([
+      { id: answered.body.activationId, status: "active", mode: "offline" },
+    ]);
+
+    // From now on it tries nothing: not after a restart, not as the days pass.
+    const tried = attempts;
+    expect(await session.restart()).toEqual({ ok: true });
+    expect(await session.advanceClock(60 * DAY)).toEqual({ ok: true });
+    await expect.poll(() => page.getByTestId("status-badge").textContent(), PATIENCE).toBe("Active");
+    expect(attempts).toBe(tried);
+    await screenshot(page, "offline-activated");
+
+    await page.getByRole("button", { name: "Deactivate offline…" }).click();
+    await page
+      .getByRole("dialog", { name: "Deactivate Acme Editor on this computer?" })
+      .getByRole("button", { name: "Deactivate offline" })
+      .click();
+    const receiptBox = page.getByLabel("Deactivation receipt");
+    await expect
+      .poll(() => receiptBox.inputValue(), PATIENCE)
+      .toMatch(/^-----BEGIN LICENSE DEACTIVATION-----/);
+    await expect.poll(() => page.getByTestId("status-badge").textContent(), PATIENCE).toBe("Expired");
+    expect(attempts).toBe(tried);
+    await screenshot(page, "offline-receipt");
+
+    // The vendor hands the receipt in: the seat is free for another computer.
+    const freed = await server.admin.api.activations.offlineDeactivate({
+      body: { receipt: await receiptBox.inputValue() },
+    });
+    expect(freed).toMatchObject({
+      status: 200,
+      body: { licenseId: license.id, activationId: answered.body.activationId },
+    });
+    expect(await server.activations(license.id)).toMatchObject([{ status: "deactivated", mode: "offline" }]);
+    const office = await server.otherMachine(onDisk, {
+      hwFingerprint: "machine-office",
+      machineName: "Office PC",
+    });
+    expect(office.status).toBe("Active");
+
+    await page.getByRole("button", { name: "It was handed in: stop showing it" }).click();
+    await receiptBox.waitFor({ state: "detached" });
     await page.context().close();
   });
 });

@@ -1,11 +1,17 @@
 import type { ActivationHeal, LicenseResponse } from "@licensing/contracts";
 import { Badge, Button, Group, List, Paper, Text, Title } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
 import { useAction } from "../lib/action.tsx";
+import { ConfirmButton } from "../lib/confirm-button.tsx";
 import { DataTable } from "../lib/data-table.tsx";
 import { useTRPC } from "../lib/trpc.ts";
 import { StatusBadge } from "../lib/status.tsx";
 import { formatDate } from "../lib/ui.tsx";
+import { OfflineActivationDialog } from "./offline/offline-activation-dialog.tsx";
+import { OfflineDeactivationDialog } from "./offline/offline-deactivation-dialog.tsx";
+
+type OfflineDialog = "activate" | "deactivate";
 
 export function ActivationsPanel({ license, canWrite }: { license: LicenseResponse; canWrite: boolean }) {
   const trpc = useTRPC();
@@ -15,11 +21,24 @@ export function ActivationsPanel({ license, canWrite }: { license: LicenseRespon
     success: "Activation reset: its seat is free",
     notifyError: true,
   });
+  const [dialog, setDialog] = useState<OfflineDialog | null>(null);
   return (
     <Paper withBorder p="md">
-      <Title order={2} size="h4" mb="sm">
-        Activations
-      </Title>
+      <Group justify="space-between" mb="sm">
+        <Title order={2} size="h4">
+          Activations
+        </Title>
+        {canWrite && (
+          <Group gap="xs" role="group" aria-label="Machines without network">
+            <Button size="sm" variant="default" onClick={() => setDialog("activate")}>
+              Offline activation…
+            </Button>
+            <Button size="sm" variant="default" onClick={() => setDialog("deactivate")}>
+              Offline deactivation…
+            </Button>
+          </Group>
+        )}
+      </Group>
       <DataTable
         query={activations}
         label="activations"
@@ -32,12 +51,23 @@ export function ActivationsPanel({ license, canWrite }: { license: LicenseRespon
             cell: (a) => (
               <>
                 {a.machineName ?? "—"}
-                {a.newDevice && (
-                  <div>
-                    <Badge variant="outline" size="sm" title="It counts against the device budget">
-                      new device
-                    </Badge>
-                  </div>
+                {(a.mode === "offline" || a.newDevice) && (
+                  <Group gap={4}>
+                    {a.mode === "offline" && (
+                      <Badge
+                        color="indigo.8"
+                        size="sm"
+                        title="Activated with a request through the panel: it holds a certificate and sends no heartbeat"
+                      >
+                        offline
+                      </Badge>
+                    )}
+                    {a.newDevice && (
+                      <Badge variant="outline" size="sm" title="It counts against the device budget">
+                        new device
+                      </Badge>
+                    )}
+                  </Group>
                 )}
               </>
             ),
@@ -50,11 +80,30 @@ export function ActivationsPanel({ license, canWrite }: { license: LicenseRespon
           },
           { header: "Status", cell: (a) => <StatusBadge of="activation" status={a.status} />, td: NOWRAP },
           { header: "Activated", cell: (a) => formatDate(a.activatedAt), td: NOWRAP },
-          { header: "Last heartbeat", cell: (a) => formatDate(a.lastHeartbeatAt), td: NOWRAP },
+          {
+            header: "Last heartbeat",
+            cell: (a) =>
+              a.mode === "offline" && a.lastHeartbeatAt === null
+                ? "none: offline"
+                : formatDate(a.lastHeartbeatAt),
+            td: NOWRAP,
+          },
           canWrite && {
             header: "Actions",
             cell: (a) =>
-              a.status === "active" && (
+              a.status === "active" &&
+              (a.mode === "offline" ? (
+                <ConfirmButton
+                  label="Reset"
+                  title={`Reset the offline activation of ${a.machineName ?? "this machine"}`}
+                  action={reset}
+                  run={(close) => reset.mutate({ id: license.id, activationId: a.id }, { onSuccess: close })}
+                >
+                  Its seat is freed here, but the machine is never told: it keeps working until its
+                  certificate ends. To free the seat for good, have it deactivate offline and hand in the
+                  receipt instead.
+                </ConfirmButton>
+              ) : (
                 <Button
                   size="xs"
                   variant="default"
@@ -63,7 +112,7 @@ export function ActivationsPanel({ license, canWrite }: { license: LicenseRespon
                 >
                   Reset
                 </Button>
-              ),
+              )),
           },
         ]}
         detail={(a) =>
@@ -75,6 +124,20 @@ export function ActivationsPanel({ license, canWrite }: { license: LicenseRespon
             : null
         }
       />
+      {dialog === "activate" && (
+        <OfflineActivationDialog
+          license={license}
+          activations={activations.data ?? []}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog === "deactivate" && (
+        <OfflineDeactivationDialog
+          license={license}
+          activations={activations.data ?? []}
+          onClose={() => setDialog(null)}
+        />
+      )}
     </Paper>
   );
 }

@@ -15,6 +15,12 @@ export type DesktopErrorCode =
   | "server.unreachable"
   | "seat.unknown"
   | "seat.not_taken"
+  | "offline.response_refused"
+  | "offline.file_unreadable"
+  | "offline.not_activated"
+  | "offline.activated"
+  | "offline.no_block"
+  | "offline.save_failed"
   | "qa.disabled"
   | "scenario.unavailable"
   | "scenario.failed";

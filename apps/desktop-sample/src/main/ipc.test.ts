@@ -13,6 +13,8 @@ const fromApp = { senderFrame: { url: `${APP_PAGE}#status` } };
 const invoke = (channel: string, ...args: unknown[]) =>
   Promise.resolve(handlers.get(channel)!(fromApp, ...args));
 const chosen: string[] = [];
+const copied: string[] = [];
+const savePaths: Array<string | null> = [];
 let dir: string;
 let session: LicenseSession;
 
@@ -31,6 +33,9 @@ beforeAll(async () => {
     {
       chooseLicenseFile: async () => chosen.shift() ?? null,
       runScenario: async () => null,
+      chooseOfflineResponseFile: async () => chosen.shift() ?? null,
+      chooseSavePath: async (name) => (savePaths.push(name), null),
+      copyText: (text) => void copied.push(text),
     },
     APP_PAGE,
   );
@@ -54,6 +59,12 @@ describe("the IPC handlers", () => {
       [CHANNELS.qaAdvanceClock, ["1d"]],
       [CHANNELS.freeSeat, ["the office PC"]],
       [CHANNELS.freeSeat, [{ activationId: "0b8f6c1e-4a2d-4f7b-9c3e-5d1a2b3c4d5e" }]],
+      [CHANNELS.offlineApplyResponse, [42]],
+      [CHANNELS.offlineApplyResponse, [""]],
+      [CHANNELS.offlineApplyResponse, ["x".repeat(16_385)]],
+      [CHANNELS.offlineCopy, ["token"]],
+      [CHANNELS.offlineSave, ["/etc/passwd"]],
+      [CHANNELS.offlineSave, [{ block: "receipt" }]],
     ] as const) {
       expect(await invoke(channel, ...args)).toMatchObject({ ok: false, error: { code: "input.invalid" } });
     }
@@ -72,6 +83,36 @@ describe("the IPC handlers", () => {
       ok: false,
       error: { code: "license.not_installed" },
     });
+  });
+
+  it("offline: a well-formed call reaches the session, which holds no request or receipt without a license", async () => {
+    for (const block of ["request", "receipt"]) {
+      expect(await invoke(CHANNELS.offlineCopy, block)).toMatchObject({
+        ok: false,
+        error: { code: "offline.no_block" },
+      });
+      expect(await invoke(CHANNELS.offlineSave, block)).toMatchObject({
+        ok: false,
+        error: { code: "offline.no_block" },
+      });
+    }
+    expect(copied).toEqual([]);
+    expect(savePaths).toEqual([]);
+    for (const channel of [CHANNELS.offlineCreateRequest, CHANNELS.offlineDeactivate]) {
+      expect(await invoke(channel)).toMatchObject({ ok: false, error: { code: "license.not_installed" } });
+    }
+    expect(await invoke(CHANNELS.offlineApplyResponse, "-----BEGIN LICENSE ACTIVATION-----")).toMatchObject({
+      ok: false,
+      error: { code: "license.not_installed" },
+    });
+    // A cancelled dialog applies nothing; a chosen file goes to the session.
+    expect(await invoke(CHANNELS.offlineChooseResponseFile)).toEqual({ ok: true });
+    chosen.push(join(dir, "response.txt"));
+    expect(await invoke(CHANNELS.offlineChooseResponseFile)).toMatchObject({
+      ok: false,
+      error: { code: "offline.file_unreadable" },
+    });
+    expect(await invoke(CHANNELS.offlineForgetReceipt)).toEqual({ ok: true });
   });
 
   it("a cancelled file dialog changes nothing; a chosen path goes to the session", async () => {
@@ -98,6 +139,9 @@ describe("with QA off", () => {
     const services = {
       chooseLicenseFile: async () => null,
       runScenario: async () => (dialogs++, null),
+      chooseOfflineResponseFile: async () => null,
+      chooseSavePath: async () => null,
+      copyText: () => undefined,
     };
     registerIpc(
       { handle: (channel, listener) => void offHandlers.set(channel, listener) },

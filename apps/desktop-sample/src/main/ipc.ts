@@ -1,6 +1,13 @@
 import { z } from "zod";
-import { CHANNELS, NETWORK_MODES, type ActionResult, type ScenarioRun } from "../shared/bridge.ts";
+import {
+  CHANNELS,
+  NETWORK_MODES,
+  OFFLINE_BLOCKS,
+  type ActionResult,
+  type ScenarioRun,
+} from "../shared/bridge.ts";
 import { QA_DISABLED, type LicenseSession } from "./license-session.ts";
+import { MAX_BLOCK_CHARS } from "./offline-activation.ts";
 import { isAllowedNavigation } from "./window-security.ts";
 
 /** What `ipcMain` offers that the bridge needs (Electron's, or a test's). */
@@ -8,18 +15,29 @@ export interface IpcHandlers {
   handle(channel: string, listener: (event: unknown, ...args: unknown[]) => unknown): void;
 }
 
-/** The native dialogs and the scenario runner, which live in `main.ts` (they need Electron or the simulator). */
+/**
+ * The native dialogs, the clipboard and the scenario runner, which live in `main.ts` (they need Electron or
+ * the simulator).
+ */
 export interface MainProcessServices {
   /** Opens a file dialog for a `.lic`; null when cancelled. */
   chooseLicenseFile(): Promise<string | null>;
   /** Opens a file dialog for a scenario and runs it; null when cancelled. */
   runScenario(): Promise<ScenarioRun | null>;
+  /** Opens a file dialog for an offline activation response; null when cancelled. */
+  chooseOfflineResponseFile(): Promise<string | null>;
+  /** Opens a save dialog offering `defaultName`; null when cancelled. */
+  chooseSavePath(defaultName: string): Promise<string | null>;
+  /** Puts text on the system clipboard. */
+  copyText(text: string): void;
 }
 
 const FetchInput = z.object({ licenseKey: z.string().max(200), url: z.string().max(2000) });
 const Network = z.enum(NETWORK_MODES);
 const Milliseconds = z.number();
 const SeatId = z.uuid();
+const ResponseText = z.string().min(1).max(MAX_BLOCK_CHARS);
+const Block = z.enum(OFFLINE_BLOCKS);
 
 /** Anything the renderer sends is untrusted: a malformed argument is refused before the session sees it. */
 function parsed<T>(schema: z.ZodType<T>, value: unknown, then: (value: T) => Promise<ActionResult>) {
@@ -70,6 +88,22 @@ export function registerIpc(
   ipc.handle(CHANNELS.freeSeat, (_event, seatId) =>
     parsed(SeatId, seatId, (value) => session.freeSeat(value)),
   );
+  ipc.handle(CHANNELS.offlineCreateRequest, () => session.createOfflineRequest());
+  ipc.handle(CHANNELS.offlineApplyResponse, (_event, text) =>
+    parsed(ResponseText, text, (value) => session.applyOfflineResponse(value)),
+  );
+  ipc.handle(CHANNELS.offlineChooseResponseFile, async (): Promise<ActionResult> => {
+    const path = await services.chooseOfflineResponseFile();
+    return path === null ? { ok: true } : session.applyOfflineResponseFile(path);
+  });
+  ipc.handle(CHANNELS.offlineDeactivate, () => session.deactivateOffline());
+  ipc.handle(CHANNELS.offlineCopy, (_event, block) =>
+    parsed(Block, block, (value) => session.copyOfflineBlock(value, services.copyText)),
+  );
+  ipc.handle(CHANNELS.offlineSave, (_event, block) =>
+    parsed(Block, block, (value) => session.saveOfflineBlock(value, services.chooseSavePath)),
+  );
+  ipc.handle(CHANNELS.offlineForgetReceipt, () => session.forgetOfflineReceipt());
   ipc.handle(CHANNELS.qaSetNetwork, (_event, mode) =>
     parsed(Network, mode, (value) => session.setNetwork(value)),
   );

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import {
   defaultFingerprint,
   fingerprintSources,
@@ -13,6 +13,7 @@ import {
   type FingerprintView,
   type LicenseView,
   type NetworkMode,
+  type OfflineBlock,
 } from "../shared/bridge.ts";
 import { asResult, DesktopActionError } from "./desktop-error.ts";
 import {
@@ -25,6 +26,13 @@ import {
   requireLicenseShape,
   resolvePublicKey,
 } from "./license-files.ts";
+import {
+  OFFLINE_FILE_NAMES,
+  qrImageUrl,
+  readResponseFile,
+  receiptStore,
+  refusedResponse,
+} from "./offline-activation.ts";
 import { qaControls, type QaControls } from "./qa-controls.ts";
 import { licenseView } from "./license-view.ts";
 import { seatIds } from "./seat-ids.ts";
@@ -68,6 +76,13 @@ export class LicenseSession {
   private client: LicenseClient | null = null;
   private fingerprint: FingerprintView | null = null;
   private readonly seatId = seatIds();
+  private readonly receipts: ReturnType<typeof receiptStore>;
+  /** The receipt of the last offline deactivation, until it was handed in. */
+  private receipt: string | null = null;
+  /** The pending offline request with its QR code, drawn once per request. */
+  private offlineRequest: { text: string; qrCode: string } | null = null;
+  /** The client deactivated offline: it has no connection, so "activate" starts a new one. */
+  private offlineDeactivated = false;
   private readonly listeners = new Set<(view: LicenseView) => void>();
   private lastPushed = "";
   private readonly timer: ReturnType<typeof setInterval>;
@@ -76,6 +91,7 @@ export class LicenseSession {
 
   private constructor(private readonly options: LicenseSessionOptions) {
     this.paths = licenseStore(options.dataDir);
+    this.receipts = receiptStore(options.dataDir);
     this.qa = qaControls(options.clock ?? Date.now, options.fetch ?? globalThis.fetch);
     this.timer = setInterval(() => this.push(), options.refreshIntervalMs ?? 1000);
     this.timer.unref?.();
@@ -84,6 +100,7 @@ export class LicenseSession {
   /** Opens the session; when a license is installed, initializes the client over it. */
   static async open(options: LicenseSessionOptions): Promise<LicenseSession> {
     const session = new LicenseSession(options);
+    session.receipt = await session.receipts.read();
     // A license that no longer loads (no public key to be had) leaves the first-run screen up.
     await session.startClient().catch((error: unknown) => {
       options.logger?.warn?.(`The installed license did not load: ${(error as Error).message}`);
@@ -94,8 +111,13 @@ export class LicenseSession {
 
   /** The state the renderer shows, computed now. */
   view(): LicenseView {
+    const pending = this.client?.pendingOfflineRequest ?? null;
     return licenseView({
       client: this.client,
+      offline: {
+        request: pending !== null && this.offlineRequest?.text === pending ? this.offlineRequest : null,
+        receipt: this.receipt,
+      },
       fingerprint: this.fingerprint,
       serverUrl: this.options.serverUrl,
       qa: { enabled: this.options.qa, network: this.qa.network, clockOffsetMs: this.qa.clockOffsetMs },
@@ -124,7 +146,7 @@ export class LicenseSession {
   /** "Deactivate this machine": frees the seat on the server and forgets the marker. */
   deactivate(): Promise<ActionResult> {
     return this.act(async () => {
-      const client = this.requireClient();
+      const client = this.requireOnlineClient();
       if (!(await client.deactivate())) throw this.unreachable(client);
     });
   }
@@ -132,8 +154,100 @@ export class LicenseSession {
   /** Checks in with the server now (activating first when this machine holds no activation). */
   heartbeat(): Promise<ActionResult> {
     return this.act(async () => {
-      const client = this.requireClient();
+      if (this.offlineDeactivated) {
+        // The SDK's client that deactivated offline makes no network call: a new one activates.
+        await this.stopClient();
+        await this.startClient();
+        const client = this.requireClient();
+        if (!client.isUsable) throw this.unreachable(client);
+        return;
+      }
+      const client = this.requireOnlineClient();
       if (!(await client.heartbeat())) throw this.unreachable(client);
+    });
+  }
+
+  /**
+   * "Activate without internet": a new activation request for the vendor's panel (the SDK keeps its nonce
+   * beside the license file), drawn as a QR code too. Only the answer to the newest request applies.
+   */
+  createOfflineRequest(): Promise<ActionResult> {
+    return this.act(async () => {
+      const client = this.requireClient();
+      if (client.statusDetails.reason === "offline-activated") {
+        throw new DesktopActionError(
+          "offline.activated",
+          "This computer is already activated without internet",
+        );
+      }
+      await client.createOfflineActivationRequest();
+      await this.drawOfflineRequest();
+    });
+  }
+
+  /** Applies the vendor's response: from then on the client makes no network call for the license. */
+  applyOfflineResponse(response: string): Promise<ActionResult> {
+    return this.act(() => this.applyResponse(response));
+  }
+
+  /** The same, from the response file the user chose. */
+  applyOfflineResponseFile(path: string): Promise<ActionResult> {
+    return this.act(async () => this.applyResponse(await readResponseFile(path)));
+  }
+
+  /**
+   * "Deactivate offline": deletes the offline certificate (the app locks) and keeps the receipt, which the
+   * vendor's panel frees the seat with; it is shown, and kept on disk, until the user says it was handed in.
+   */
+  deactivateOffline(): Promise<ActionResult> {
+    return this.act(async () => {
+      const client = this.requireClient();
+      if (client.statusDetails.certificateExpiresAt === null) {
+        throw new DesktopActionError(
+          "offline.not_activated",
+          "This computer is not activated without internet",
+        );
+      }
+      const receipt = await client.deactivateOffline();
+      this.receipt = receipt;
+      this.offlineDeactivated = true;
+      await this.receipts.write(receipt).catch(() => {
+        throw new DesktopActionError(
+          "offline.save_failed",
+          "The receipt is shown, but could not be kept on disk: copy it or save it now",
+        );
+      });
+    });
+  }
+
+  /** Copies the pending request or the receipt with `write` (Electron's clipboard). */
+  copyOfflineBlock(block: OfflineBlock, write: (text: string) => void): Promise<ActionResult> {
+    return this.act(async () => write(this.offlineText(block)));
+  }
+
+  /** Saves the pending request or the receipt where `choosePath` says (a save dialog; null: cancelled). */
+  saveOfflineBlock(
+    block: OfflineBlock,
+    choosePath: (defaultName: string) => Promise<string | null>,
+  ): Promise<ActionResult> {
+    return this.act(async () => {
+      const text = this.offlineText(block);
+      const path = await choosePath(OFFLINE_FILE_NAMES[block]);
+      if (path === null) return;
+      await writeFile(path, text).catch((error: unknown) => {
+        throw new DesktopActionError(
+          "offline.save_failed",
+          `Could not save the file: ${(error as Error).message}`,
+        );
+      });
+    });
+  }
+
+  /** The receipt was handed in: it is no longer shown or kept. */
+  forgetOfflineReceipt(): Promise<ActionResult> {
+    return this.act(async () => {
+      await this.receipts.forget();
+      this.receipt = null;
     });
   }
 
@@ -229,6 +343,28 @@ export class LicenseSession {
     return run.finally(() => this.push());
   }
 
+  private async applyResponse(response: string) {
+    const client = this.requireClient();
+    await client.applyOfflineActivation(response).catch(refusedResponse);
+  }
+
+  private offlineText(block: OfflineBlock): string {
+    const text = block === "request" ? (this.client?.pendingOfflineRequest ?? null) : this.receipt;
+    if (text !== null) return text;
+    throw new DesktopActionError(
+      "offline.no_block",
+      block === "request" ? "No activation request has been made" : "No deactivation receipt is kept",
+    );
+  }
+
+  /** Draws the pending request's QR code (the SDK's SVG, as an image URL), once per request. */
+  private async drawOfflineRequest() {
+    const text = this.client?.pendingOfflineRequest ?? null;
+    if (text === null || this.offlineRequest?.text === text) return;
+    const svg = await this.client!.offlineActivationRequestQrSvg(text);
+    this.offlineRequest = { text, qrCode: qrImageUrl(svg) };
+  }
+
   private async install(text: string, expectedKey?: string) {
     requireLicenseShape(text);
     const publicKey = await resolvePublicKey({
@@ -269,7 +405,9 @@ export class LicenseSession {
     });
     client.onStatusChange(() => this.push());
     this.client = client;
+    this.offlineDeactivated = false;
     await client.initialize();
+    await this.drawOfflineRequest();
   }
 
   private async stopClient() {
@@ -296,6 +434,18 @@ export class LicenseSession {
   private requireClient(): LicenseClient {
     if (!this.client) throw new DesktopActionError("license.not_installed", "No license is installed yet");
     return this.client;
+  }
+
+  /** The client, unless it is activated offline: then it makes no network call, and says so. */
+  private requireOnlineClient(): LicenseClient {
+    const client = this.requireClient();
+    if (client.statusDetails.certificateExpiresAt !== null) {
+      throw new DesktopActionError(
+        "offline.activated",
+        "This computer is activated without internet: it does not contact the licensing server. Deactivate it offline to free its seat",
+      );
+    }
+    return client;
   }
 
   /** Whether the QA levers work (`--qa` or `LICENSING_QA=1`). */

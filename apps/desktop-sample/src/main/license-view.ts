@@ -4,15 +4,19 @@ import {
   PROJECT_LIMIT_PATH,
   type FingerprintView,
   type LicenseView,
+  type OfflineView,
 } from "../shared/bridge.ts";
 
 /**
  * What the renderer is shown of the client's state: everything but the license key (and the token, and
- * the activation ids: other machines are named by `seatId`). Features and limits are the license's;
- * whether they are usable follows the status.
+ * the activation ids: other machines are named by `seatId`; the offline receipt, text for the user to
+ * carry to the vendor, names this machine's inside its signed body). Features and limits are the
+ * license's; whether they are usable follows the status.
  */
 export function licenseView(input: {
   client: LicenseClient | null;
+  /** The pending request (with its QR code) and the kept receipt, which the session holds. */
+  offline: Pick<OfflineView, "request" | "receipt">;
   fingerprint: FingerprintView | null;
   serverUrl: string;
   qa: LicenseView["qa"];
@@ -81,6 +85,11 @@ export function licenseView(input: {
     gating: {
       exportUnlocked: usable && client!.hasFeature(GATED_FEATURE),
       maxProjects: usable && typeof maxProjects === "number" ? maxProjects : null,
+    },
+    offline: {
+      request: input.offline.request,
+      certificateExpiresAt: details?.certificateExpiresAt ?? null,
+      receipt: input.offline.receipt,
     },
     qa: input.qa,
   };

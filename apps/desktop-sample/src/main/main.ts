@@ -4,7 +4,7 @@
  */
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { app, BrowserWindow, dialog, ipcMain, session as electronSession } from "electron";
+import { app, BrowserWindow, clipboard, dialog, ipcMain, session as electronSession } from "electron";
 import { CHANNELS } from "../shared/bridge.ts";
 import { desktopConfig } from "./config.ts";
 import { registerIpc } from "./ipc.ts";
@@ -62,6 +62,25 @@ async function start() {
         });
         return chosen.canceled ? null : (chosen.filePaths[0] ?? null);
       },
+      async chooseOfflineResponseFile() {
+        const chosen = await dialog.showOpenDialog(window, {
+          title: "Choose the activation response from your vendor",
+          filters: [
+            { name: "Text", extensions: ["txt"] },
+            { name: "All files", extensions: ["*"] },
+          ],
+          properties: ["openFile"],
+        });
+        return chosen.canceled ? null : (chosen.filePaths[0] ?? null);
+      },
+      async chooseSavePath(defaultName) {
+        const chosen = await dialog.showSaveDialog(window, {
+          defaultPath: defaultName,
+          filters: [{ name: "Text", extensions: ["txt"] }],
+        });
+        return chosen.canceled ? null : (chosen.filePath ?? null);
+      },
+      copyText: (text) => clipboard.writeText(text),
       async runScenario() {
         const simulatorBin = locateSimulator(__dirname);
         const chosen = await dialog.showOpenDialog(window, {

@@ -25,6 +25,15 @@ export function bridgeOverIpc(ipc: RendererIpc): DesktopBridge {
     deactivate: invoke(CHANNELS.deactivate),
     heartbeat: invoke(CHANNELS.heartbeat),
     freeSeat: invoke(CHANNELS.freeSeat),
+    offline: {
+      createRequest: invoke(CHANNELS.offlineCreateRequest),
+      applyResponse: invoke(CHANNELS.offlineApplyResponse),
+      chooseResponseFile: invoke(CHANNELS.offlineChooseResponseFile),
+      deactivate: invoke(CHANNELS.offlineDeactivate),
+      copy: invoke(CHANNELS.offlineCopy),
+      save: invoke(CHANNELS.offlineSave),
+      forgetReceipt: invoke(CHANNELS.offlineForgetReceipt),
+    },
     qa: {
       setNetwork: invoke(CHANNELS.qaSetNetwork),
       advanceClock: invoke(CHANNELS.qaAdvanceClock),

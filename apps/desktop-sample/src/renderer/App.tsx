@@ -1,7 +1,10 @@
 import { Center, Container, Group, Loader, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { useEffect, useState } from "react";
 import { FingerprintCard } from "./FingerprintCard.tsx";
 import { FirstRun } from "./FirstRun.tsx";
 import { LicenseDetails } from "./LicenseDetails.tsx";
+import { OfflineActivation } from "./OfflineActivation.tsx";
+import { OfflineReceipt } from "./OfflineReceipt.tsx";
 import { QaPanel } from "./QaPanel.tsx";
 import { isRefusal, RefusalScreen } from "./RefusalScreen.tsx";
 import { StatusCard } from "./StatusCard.tsx";
@@ -11,6 +14,12 @@ import { WorkspaceCard } from "./WorkspaceCard.tsx";
 export function App() {
   const { view, receivedAt } = useLicenseView();
   const now = useClientNow(view, receivedAt);
+  const [offlineOpen, setOfflineOpen] = useState(false);
+  // The response was applied (pasted or from a file): the usual screen shows the activation.
+  const activatedOffline = view?.reason === "offline-activated";
+  useEffect(() => {
+    if (activatedOffline) setOfflineOpen(false);
+  }, [activatedOffline]);
   if (!view) {
     return (
       <Center h="100vh">
@@ -29,8 +38,11 @@ export function App() {
             Sample product for @licensing/client
           </Text>
         </Group>
+        {view.offline.receipt !== null && <OfflineReceipt receipt={view.offline.receipt} />}
         {view.phase === "first-run" ? (
           <FirstRun view={view} />
+        ) : offlineOpen && !activatedOffline ? (
+          <OfflineActivation view={view} onClose={() => setOfflineOpen(false)} />
         ) : isRefusal(view.reason) ? (
           <RefusalScreen view={{ ...view, reason: view.reason }} now={now} />
         ) : (
@@ -38,7 +50,7 @@ export function App() {
             <StatusCard view={view} now={now} />
             <SimpleGrid cols={{ base: 1, md: 2 }}>
               <Stack>
-                <WorkspaceCard view={view} />
+                <WorkspaceCard view={view} onActivateOffline={() => setOfflineOpen(true)} />
                 <FingerprintCard view={view} />
               </Stack>
               <LicenseDetails view={view} />

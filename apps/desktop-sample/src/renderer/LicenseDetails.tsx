@@ -49,6 +49,8 @@ export function LicenseDetails({ view }: { view: LicenseView }) {
                     .join(", ")
                 : "none",
             )}
+            {view.offline.certificateExpiresAt !== null &&
+              row("Activated without internet until", formatDate(view.offline.certificateExpiresAt))}
             {row("Last marker issued", formatDate(marker?.issuedAt))}
             {row("Marker expires", formatDate(marker?.expiresAt))}
             {row("Last contact", formatDate(connection.lastContactAt))}

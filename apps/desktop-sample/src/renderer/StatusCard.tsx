@@ -1,6 +1,7 @@
 import { Badge, Card, Group, Progress, Stack, Text, Title } from "@mantine/core";
 import type { ClientStatus, LicenseView } from "../shared/bridge.ts";
 import { formatCountdown, formatDate } from "./format.ts";
+import { REASON_LABELS } from "./reasons.ts";
 
 export const STATUS_COLORS: Record<ClientStatus, string> = {
   Active: "teal",
@@ -35,7 +36,7 @@ export function StatusCard({ view, now }: { view: LicenseView; now: number }) {
           </Badge>
         </Group>
         <Text data-testid="status-reason">
-          <code>{view.reason}</code> · {view.message}
+          <b>{REASON_LABELS[view.reason]}</b> · <code>{view.reason}</code> · {view.message}
         </Text>
         {grace !== null && (
           <Stack gap={4} data-testid="grace-countdown">
@@ -54,8 +55,9 @@ export function StatusCard({ view, now }: { view: LicenseView; now: number }) {
         )}
         {view.nextTransitionAt !== null && view.nextStatus && grace === null && (
           <Text size="sm" c="dimmed" data-testid="next-transition">
-            Becomes {STATUS_LABELS[view.nextStatus]} on {formatDate(view.nextTransitionAt)} unless the server
-            sends a fresh marker.
+            {view.reason === "offline-activated"
+              ? `Activated without internet until ${formatDate(view.nextTransitionAt)}: then ${STATUS_LABELS[view.nextStatus]}, with no grace period. Ask your vendor for a new activation before then.`
+              : `Becomes ${STATUS_LABELS[view.nextStatus]} on ${formatDate(view.nextTransitionAt)} unless the server sends a fresh marker.`}
           </Text>
         )}
       </Stack>

@@ -1,11 +1,19 @@
 import { Alert, Button, Card, Group, Stack, Text, Title } from "@mantine/core";
 import type { LicenseView } from "../shared/bridge.ts";
 import { bridge } from "./bridge.ts";
+import { DeactivateOffline } from "./DeactivateOffline.tsx";
 import { ErrorAlert } from "./ErrorAlert.tsx";
 import { useAction } from "./use-action.ts";
 
 /** The product itself, gated by the license: export needs the `export` feature, projects follow `limits.maxProjects`. */
-export function WorkspaceCard({ view }: { view: LicenseView }) {
+export function WorkspaceCard({
+  view,
+  onActivateOffline,
+}: {
+  view: LicenseView;
+  /** Opens "Activate without internet". */
+  onActivateOffline: () => void;
+}) {
   const { busy, error, run, clearError } = useAction();
   const { gating } = view;
   const hasExportFeature = view.license?.features.includes("export") ?? false;
@@ -22,8 +30,8 @@ export function WorkspaceCard({ view }: { view: LicenseView }) {
         </Title>
         {!view.usable && (
           <Alert color="red" title="Editing is disabled" data-testid="locked-banner">
-            The license is not usable ({view.status}). Connect to the licensing server or install a new
-            license file.
+            The license is not usable ({view.status}). Connect to the licensing server, activate without
+            internet, or install a new license file.
           </Alert>
         )}
         <Text data-testid="project-limit">
@@ -45,22 +53,37 @@ export function WorkspaceCard({ view }: { view: LicenseView }) {
           )}
         </Group>
         <Group mt="sm">
-          <Button
-            variant="light"
-            loading={busy === "heartbeat"}
-            onClick={() => void run("heartbeat", () => bridge().heartbeat())}
-          >
-            {view.connection.activated ? "Check in now" : "Activate this machine"}
-          </Button>
-          <Button
-            variant="outline"
-            color="red"
-            disabled={!view.connection.activated}
-            loading={busy === "deactivate"}
-            onClick={() => void run("deactivate", () => bridge().deactivate())}
-          >
-            Deactivate this machine
-          </Button>
+          {/* Activated without internet: the app never contacts the server, so only the offline way out. */}
+          {view.offline.certificateExpiresAt === null ? (
+            <>
+              <Button
+                variant="light"
+                loading={busy === "heartbeat"}
+                onClick={() => void run("heartbeat", () => bridge().heartbeat())}
+              >
+                {view.connection.activated ? "Check in now" : "Activate this machine"}
+              </Button>
+              <Button
+                variant="outline"
+                color="red"
+                disabled={!view.connection.activated}
+                loading={busy === "deactivate"}
+                onClick={() => void run("deactivate", () => bridge().deactivate())}
+              >
+                Deactivate this machine
+              </Button>
+            </>
+          ) : (
+            <DeactivateOffline
+              loading={busy === "offline-deactivate"}
+              onConfirm={() => void run("offline-deactivate", () => bridge().offline.deactivate())}
+            />
+          )}
+          {!view.usable && (
+            <Button variant="default" onClick={onActivateOffline}>
+              Activate without internet…
+            </Button>
+          )}
         </Group>
         <ErrorAlert error={error} onClose={clearError} />
       </Stack>

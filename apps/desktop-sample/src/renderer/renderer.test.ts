@@ -411,3 +411,149 @@ describe.skipIf(!browserPath)("refused activations", () => {
     }
   });
 });
+
+describe.skipIf(!browserPath)("activate without internet", () => {
+  const setAnswer = (page: Page, method: string, answer: unknown) =>
+    page.evaluate(
+      ([m, a]) => {
+        (window as unknown as { __stub: { answers: Record<string, unknown> } }).__stub.answers[m as string] =
+          a;
+      },
+      [method, answer] as const,
+    );
+
+  it("shows the request as text and QR code, takes the vendor's response, and says why one was refused", async () => {
+    const page = await open(views.airGapped, {
+      answers: {
+        "offline.applyResponse": {
+          ok: false,
+          error: {
+            code: "offline.response_refused",
+            message:
+              "This response was made for another computer: give your vendor the request shown here (other-machine)",
+          },
+        },
+      },
+    });
+    expect(await page.getByTestId("status-reason").textContent()).toContain("Not activated on this computer");
+    await page.getByRole("button", { name: "Activate without internet…" }).click();
+    await page.getByRole("heading", { name: "Activate without internet" }).waitFor();
+    await page.getByRole("button", { name: "Make the activation request" }).click();
+    await expect.poll(() => calls(page)).toEqual([{ method: "offline.createRequest", args: [] }]);
+
+    // The main process made the request and pushes it, with its QR code.
+    await push(page, views.offlineRequested);
+    const qr = page.getByRole("img", { name: "QR code of the activation request" });
+    await qr.waitFor();
+    // An image the CSP lets through (img-src data:): it loaded and has a size.
+    await expect
+      .poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), PATIENCE)
+      .toBe(true);
+    expect(await page.getByLabel("Activation request").inputValue()).toBe(
+      views.offlineRequested.offline.request!.text,
+    );
+    expect(await page.getByRole("button", { name: "Activate", exact: true }).isDisabled()).toBe(true);
+    expect(await unlabelledControls(page)).toEqual([]);
+
+    await page.getByRole("button", { name: "Copy request" }).click();
+    await page.getByRole("status").filter({ hasText: "Copied to the clipboard" }).waitFor();
+    await page.getByRole("button", { name: "Save as file…" }).click();
+    await page.getByRole("button", { name: "Make a new request" }).click();
+    const response =
+      "-----BEGIN LICENSE ACTIVATION-----\neyJhbGciOiJFZERTQSJ9.e30.c2ln\n-----END LICENSE ACTIVATION-----";
+    await page.getByLabel("Activation response").fill(response);
+    await page.getByRole("button", { name: "Activate", exact: true }).click();
+    await page.getByRole("alert").waitFor();
+    expect(await page.getByRole("alert").textContent()).toContain("made for another computer");
+    expect(await page.getByRole("heading", { name: "Activate without internet" }).isVisible()).toBe(true);
+    await page.getByRole("button", { name: "Load response file…" }).click();
+    await expect
+      .poll(() => calls(page))
+      .toEqual([
+        { method: "offline.createRequest", args: [] },
+        { method: "offline.copy", args: ["request"] },
+        { method: "offline.save", args: ["request"] },
+        { method: "offline.createRequest", args: [] },
+        { method: "offline.applyResponse", args: [response] },
+        { method: "offline.chooseResponseFile", args: [] },
+      ]);
+
+    // Accepted: the main process pushes the Active view, and the screen gives way to it.
+    await setAnswer(page, "offline.applyResponse", { ok: true });
+    await page.getByRole("button", { name: "Activate", exact: true }).click();
+    await expect.poll(() => calls(page).then((c) => c.length)).toBe(7);
+    await push(page, views.offlineActivated);
+    await page.getByRole("heading", { name: "Activate without internet" }).waitFor({ state: "hidden" });
+    await expect.poll(() => page.getByTestId("status-badge").textContent(), PATIENCE).toBe("Active");
+    expect(await page.getByTestId("status-reason").textContent()).toContain(
+      "Activated without internet · offline-activated",
+    );
+    expect(await page.getByTestId("next-transition").textContent()).toBe(
+      "Activated without internet until 23 Dec 2026, 09:00: then Expired, with no grace period. Ask your vendor for a new activation before then.",
+    );
+    expect(await page.getByTestId("license-table").textContent()).toContain(
+      "Activated without internet until23 Dec 2026, 09:00",
+    );
+    expect(await page.getByTestId("export-button").isEnabled()).toBe(true);
+    // It never contacts the server: no check-in, no online deactivation, no offline activation offered.
+    for (const name of ["Check in now", "Deactivate this machine", "Activate without internet…"])
+      expect(await page.getByRole("button", { name }).count()).toBe(0);
+    expect(await unlabelledControls(page)).toEqual([]);
+    await page.context().close();
+  });
+
+  it("deactivates offline after a confirmation, then shows the receipt until it was handed in", async () => {
+    const page = await open(views.offlineActivated);
+    await page.getByRole("button", { name: "Deactivate offline…" }).click();
+    const dialog = page.getByRole("dialog", { name: "Deactivate Acme Editor on this computer?" });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain("It cannot be made again");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    expect(await calls(page)).toEqual([]);
+    await page.getByRole("button", { name: "Deactivate offline…" }).click();
+    await dialog.getByRole("button", { name: "Deactivate offline" }).click();
+    await expect.poll(() => calls(page)).toEqual([{ method: "offline.deactivate", args: [] }]);
+
+    await push(page, views.offlineReceipt);
+    const card = page.locator("[aria-labelledby=receipt-title]");
+    await card.getByLabel("Deactivation receipt").waitFor();
+    expect(await card.getByLabel("Deactivation receipt").inputValue()).toBe(
+      views.offlineReceipt.offline.receipt,
+    );
+    expect(await page.getByTestId("status-badge").textContent()).toBe("Expired");
+    expect(await unlabelledControls(page)).toEqual([]);
+    await card.getByRole("button", { name: "Copy receipt" }).click();
+    await card.getByRole("button", { name: "Save as file…" }).click();
+    await card.getByRole("button", { name: "It was handed in: stop showing it" }).click();
+    await expect
+      .poll(() => calls(page))
+      .toEqual([
+        { method: "offline.deactivate", args: [] },
+        { method: "offline.copy", args: ["receipt"] },
+        { method: "offline.save", args: ["receipt"] },
+        { method: "offline.forgetReceipt", args: [] },
+      ]);
+    await push(page, {
+      ...views.offlineReceipt,
+      offline: { ...views.offlineReceipt.offline, receipt: null },
+    });
+    await card.waitFor({ state: "detached" });
+    await page.context().close();
+  });
+
+  it("shows no image for a QR code that is not an SVG data URL", async () => {
+    const view: LicenseView = {
+      ...views.offlineRequested,
+      offline: {
+        ...views.offlineRequested.offline,
+        request: { text: views.offlineRequested.offline.request!.text, qrCode: "javascript:alert(1)" },
+      },
+    };
+    const page = await open(view);
+    await page.getByRole("button", { name: "Activate without internet…" }).click();
+    await page.getByLabel("Activation request").waitFor();
+    expect(await page.locator("img").count()).toBe(0);
+    await page.context().close();
+  });
+});

@@ -5,14 +5,17 @@ import type { ActionResult, DesktopError } from "../shared/bridge.ts";
 export function useAction() {
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<DesktopError | null>(null);
-  const run = async (name: string, action: () => Promise<ActionResult>) => {
+  /** Resolves to whether the action succeeded. */
+  const run = async (name: string, action: () => Promise<ActionResult>): Promise<boolean> => {
     setBusy(name);
     setError(null);
     try {
       const result = await action();
       if (!result.ok) setError(result.error);
+      return result.ok;
     } catch {
       setError({ code: "bridge.failed", message: "The app's main process did not answer" });
+      return false;
     } finally {
       setBusy(null);
     }

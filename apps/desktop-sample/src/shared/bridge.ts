@@ -36,6 +36,27 @@ export interface MachineView {
   lastHeartbeatAt: number | null;
 }
 
+/** Air-gapped activation (decision 0050): what the "Activate without internet" path shows. */
+export interface OfflineView {
+  /**
+   * The activation request awaiting the vendor's answer, and its QR code as a `data:image/svg+xml;base64,`
+   * URL (drawn by the main process, shown as an image); null when none was made. It holds the license id,
+   * this machine's fingerprint, components and name, a nonce and an HMAC: never the license key.
+   */
+  request: { text: string; qrCode: string } | null;
+  /** Activated without internet: when the certificate ends (epoch ms); null otherwise. */
+  certificateExpiresAt: number | null;
+  /**
+   * The receipt of the last offline deactivation, kept (on disk too) until the user says it was handed in:
+   * it cannot be made again. It names this machine's activation, which the vendor's panel frees with it.
+   */
+  receipt: string | null;
+}
+
+/** The blocks the user copies or saves for the vendor. */
+export const OFFLINE_BLOCKS = ["request", "receipt"] as const;
+export type OfflineBlock = (typeof OFFLINE_BLOCKS)[number];
+
 export interface LicenseView {
   /** `first-run`: no license installed yet; `ready`: a license file is installed and the client runs. */
   phase: "first-run" | "ready";
@@ -74,6 +95,7 @@ export interface LicenseView {
   /** After a refusal for the device budget (`reason` `device-budget`): when this machine may activate. */
   retryAt: number | null;
   gating: { exportUnlocked: boolean; maxProjects: number | null };
+  offline: OfflineView;
   qa: { enabled: boolean; network: NetworkMode; clockOffsetMs: number };
 }
 
@@ -126,6 +148,23 @@ export interface DesktopBridge {
   heartbeat(): Promise<ActionResult>;
   /** Frees the seat of another machine (`MachineView.seatId`); this machine then activates at once. */
   freeSeat(seatId: string): Promise<ActionResult>;
+  /** Activation without internet: a request for the vendor's panel, its answer, and the receipt that frees the seat. */
+  offline: {
+    /** Makes a new activation request (the view then carries it); an earlier one's answer no longer applies. */
+    createRequest(): Promise<ActionResult>;
+    /** Applies the vendor's response, as pasted. */
+    applyResponse(response: string): Promise<ActionResult>;
+    /** Opens a file dialog in the main process and applies the response file chosen. */
+    chooseResponseFile(): Promise<ActionResult>;
+    /** Deletes this machine's offline activation; the view then carries the receipt. */
+    deactivate(): Promise<ActionResult>;
+    /** Copies the pending request, or the receipt, to the clipboard (the main process holds the text). */
+    copy(block: OfflineBlock): Promise<ActionResult>;
+    /** Saves the pending request, or the receipt, where a save dialog says. */
+    save(block: OfflineBlock): Promise<ActionResult>;
+    /** The receipt was handed in: stop keeping it. */
+    forgetReceipt(): Promise<ActionResult>;
+  };
   qa: {
     setNetwork(mode: NetworkMode): Promise<ActionResult>;
     advanceClock(ms: number): Promise<ActionResult>;
@@ -145,6 +184,13 @@ export const CHANNELS = {
   deactivate: "license:deactivate",
   heartbeat: "license:heartbeat",
   freeSeat: "license:free-seat",
+  offlineCreateRequest: "offline:create-request",
+  offlineApplyResponse: "offline:apply-response",
+  offlineChooseResponseFile: "offline:choose-response-file",
+  offlineDeactivate: "offline:deactivate",
+  offlineCopy: "offline:copy",
+  offlineSave: "offline:save",
+  offlineForgetReceipt: "offline:forget-receipt",
   qaSetNetwork: "qa:set-network",
   qaAdvanceClock: "qa:advance-clock",
   qaResetClock: "qa:reset-clock",

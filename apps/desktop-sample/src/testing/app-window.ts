@@ -36,7 +36,14 @@ export async function openAppWindow(
   registerIpc(
     { handle: (channel, listener) => void handlers.set(channel, listener) },
     session,
-    { chooseLicenseFile: async () => null, runScenario: async () => null, ...services },
+    {
+      chooseLicenseFile: async () => null,
+      runScenario: async () => null,
+      chooseOfflineResponseFile: async () => null,
+      chooseSavePath: async () => null,
+      copyText: () => undefined,
+      ...services,
+    },
     host.pageUrl,
   );
   const page = await host.newPage();

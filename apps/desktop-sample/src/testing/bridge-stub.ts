@@ -45,6 +45,15 @@ export function installBridgeStub(initial: StubState) {
     deactivate: call("deactivate"),
     heartbeat: call("heartbeat"),
     freeSeat: call("freeSeat"),
+    offline: {
+      createRequest: call("offline.createRequest"),
+      applyResponse: call("offline.applyResponse"),
+      chooseResponseFile: call("offline.chooseResponseFile"),
+      deactivate: call("offline.deactivate"),
+      copy: call("offline.copy"),
+      save: call("offline.save"),
+      forgetReceipt: call("offline.forgetReceipt"),
+    },
     qa: {
       setNetwork: call("qa.setNetwork"),
       advanceClock: call("qa.advanceClock"),

@@ -30,7 +30,7 @@ export interface DesktopTestServer {
   ): Promise<LicenseClient>;
   activations(
     licenseId: string,
-  ): Promise<Array<{ id: string; status: string; hwFingerprint: string | null }>>;
+  ): Promise<Array<{ id: string; status: string; hwFingerprint: string | null; mode: string }>>;
   close(): Promise<void>;
 }
 

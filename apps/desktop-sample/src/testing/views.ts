@@ -50,8 +50,30 @@ const base: LicenseView = {
   machines: null,
   retryAt: null,
   gating: { exportUnlocked: true, maxProjects: 5 },
+  offline: { request: null, certificateExpiresAt: null, receipt: null },
   qa: { enabled: false, network: "online", clockOffsetMs: 0 },
 };
+
+/** An activation request as the SDK writes it (its HMAC made up), and a receipt. */
+const REQUEST = `-----BEGIN LICENSE ACTIVATION REQUEST-----
+eyJ2IjoxLCJsaWQiOiIwYjhmNmMxZS00YTJkLTRmN2ItOWMzZS01ZDFhMmIzYzRk
+NWUiLCJmcCI6IjNmMWM5YTZlMGI3ZDRjMmE5ZThmN2E2YjVjNGQzZTJmMWEwYjlj
+OGQ3ZTZmNWE0YjNjMmQxZTBmOWE4YjdjNmQiLCJjbXAiOnt9LCJtbiI6ImRlc2ln
+bi1sYXB0b3AtMDciLCJub25jZSI6InEwWGIzSjdacjFwOW1XY1l0MkxoU0EiLCJp
+YXQiOjE3OTQ5MDk2MDB9.Gow8S5PUdD-vNFWzz7bJs_vXN401SQJi-dyi_KePUnM
+-----END LICENSE ACTIVATION REQUEST-----
+`;
+const RECEIPT = `-----BEGIN LICENSE DEACTIVATION-----
+eyJ2IjoxLCJsaWQiOiIwYjhmNmMxZS00YTJkLTRmN2ItOWMzZS01ZDFhMmIzYzRk
+NWUiLCJhaWQiOiJiNWUwYzFkMi0zZTRmLTRhNWItOGM2ZC03ZThmOWEwYjFjMmQi
+LCJub25jZSI6InEwWGIzSjdacjFwOW1XY1l0MkxoU0EiLCJpYXQiOjE3OTQ5MDk2
+MDB9.16qhS1tV2UmJo3u9THP0af9_NK-nD1HIlCVn9fOofH0
+-----END LICENSE DEACTIVATION-----
+`;
+/** A stand-in for the QR code the main process draws: a small SVG, as the same kind of image URL. */
+const QR_CODE = `data:image/svg+xml;base64,${btoa(
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 29 29"><rect width="29" height="29" fill="#fff"/><path d="M4 4h7v7H4zM18 4h7v7h-7zM4 18h7v7H4zM13 13h3v3h-3z"/></svg>',
+)}`;
 
 /** A refusal on a new machine: no marker, so Expired with the server's reason, export locked. */
 const refused = (
@@ -78,6 +100,28 @@ const refused = (
   },
   gating: { exportUnlocked: false, maxProjects: null },
 });
+
+/** A computer that has never reached the server: no marker, the network fails. */
+const airGapped: LicenseView = {
+  ...base,
+  status: "Expired",
+  reason: "no-marker",
+  message:
+    "No valid offline marker, and the server could not be reached (fetch failed): the offline window is empty",
+  usable: false,
+  nextTransitionAt: null,
+  nextStatus: null,
+  marker: null,
+  connection: {
+    activated: false,
+    heartbeating: true,
+    lastContactAt: null,
+    nextHeartbeatAt: T0 + 30_000,
+    lastError: { code: "network.error", message: "fetch failed", status: null },
+    markerProblem: null,
+  },
+  gating: { exportUnlocked: false, maxProjects: null },
+};
 
 export const views = {
   firstRun: {
@@ -199,6 +243,40 @@ export const views = {
     },
     false,
   ),
+  airGapped,
+  /** "Activate without internet": the request made, awaiting the vendor's response. */
+  offlineRequested: {
+    ...airGapped,
+    offline: { ...airGapped.offline, request: { text: REQUEST, qrCode: QR_CODE } },
+  },
+  /** The response applied: Active until the agreed date, no heartbeat (the request stays pending). */
+  offlineActivated: {
+    ...base,
+    reason: "offline-activated",
+    message: "Activated offline; the certificate is valid until 2026-12-23T09:00:00.000Z",
+    nextTransitionAt: T0 + 30 * DAY,
+    nextStatus: "Expired",
+    marker: null,
+    connection: {
+      activated: true,
+      heartbeating: false,
+      lastContactAt: null,
+      nextHeartbeatAt: null,
+      lastError: null,
+      markerProblem: null,
+    },
+    offline: {
+      request: { text: REQUEST, qrCode: QR_CODE },
+      certificateExpiresAt: T0 + 30 * DAY,
+      receipt: null,
+    },
+  },
+  /** Deactivated offline: locked, the receipt shown until it was handed in. */
+  offlineReceipt: {
+    ...airGapped,
+    connection: { ...airGapped.connection, heartbeating: false, nextHeartbeatAt: null, lastError: null },
+    offline: { request: null, certificateExpiresAt: null, receipt: RECEIPT },
+  },
 } satisfies Record<string, LicenseView>;
 
 export const withQa = (view: LicenseView): LicenseView => ({ ...view, qa: { ...view.qa, enabled: true } });
