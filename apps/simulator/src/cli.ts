@@ -98,7 +98,7 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     const results: ScenarioResult[] = [];
     try {
       for (const scenario of scenarios) {
-        backend.prepare({
+        await backend.prepare({
           start: scenario.start,
           heartbeatIntervalSeconds: Math.round(scenario.heartbeatInterval / 1000),
         });

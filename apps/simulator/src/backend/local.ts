@@ -5,7 +5,7 @@ import { startServer } from "@licensing/server";
 import { parseEnv } from "@licensing/server/env";
 import { serverJobs } from "@licensing/server/jobs";
 import { pino, type Logger } from "pino";
-import { LicenseActions, type Backend } from "./backend.ts";
+import { LicenseActions, SigningKeys, type Backend } from "./backend.ts";
 import { PanelApi } from "./panel-api.ts";
 
 export interface LocalServerOptions {
@@ -32,8 +32,8 @@ const JOBS = serverJobs({
 /**
  * The real server in this process, composed as `apps/server` composes it (`startServer`), on an in-memory
  * PGlite, with a manual clock that the simulator moves: its `Deps.clock`, so the API, the markers and the
- * sweepers all read it. Then an operator makes a template and a company, and an Admin token for it.
- * Scenarios run on it one after another, each from `prepare`.
+ * sweepers all read it. Then an operator makes a company, and an Admin token for it. Scenarios run on it
+ * one after another, each from `prepare`, which makes the scenario's template.
  */
 export async function startLocalServer(options: LocalServerOptions = {}): Promise<Backend> {
   const clock = createManualClock();
@@ -58,12 +58,6 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   try {
     const operator = new PanelApi(server.url, null);
     await operator.login(OPERATOR.email, OPERATOR.password);
-    const template = await operator.post<{ id: string }>("/templates", {
-      name: "Simulated product",
-      productCode: "SIM-PRODUCT",
-      defaultOfflineDays: 7,
-      defaultValidityDays: 365,
-    });
     const company = await operator.post<{ id: string }>("/companies", {
       name: "Simulated customer",
       slug: "simulated-customer",
@@ -75,16 +69,33 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     const admin = new PanelApi(server.url, token.secret);
     /** When (virtual time) each job last ran in this scenario. */
     const lastRuns = new Map<string, number>();
+    let templates = 0;
+    let scenario: { licenses: LicenseActions; keys: SigningKeys } | null = null;
+    const current = () => {
+      if (!scenario) throw new Error("prepare() the server for a scenario first");
+      return scenario;
+    };
     return {
       kind: "local",
       url: server.url,
-      prepare({ start, heartbeatIntervalSeconds }) {
+      async prepare({ start, heartbeatIntervalSeconds }) {
         lastRuns.clear();
         // One server serves the scenarios of a run one after another (a PGlite takes seconds to start):
-        // each issues its own license, and the clock starts again at the scenario's start. The interval is
-        // read from the config on every activation, so setting it here is what the environment would do.
+        // each issues its own license from a template of its own, and the clock starts again at the
+        // scenario's start. The interval is read from the config on every activation, so setting it here
+        // is what the environment would do.
         clock.set(new Date(start));
         server.deps.config.licensing.heartbeatIntervalSeconds = heartbeatIntervalSeconds;
+        const template = await operator.post<{ id: string }>("/templates", {
+          name: `Simulated product ${++templates}`,
+          productCode: `SIM-PRODUCT-${templates}`,
+          defaultOfflineDays: 7,
+          defaultValidityDays: 365,
+        });
+        scenario = {
+          licenses: new LicenseActions(admin, company.id, template.id),
+          keys: new SigningKeys(admin, template.id, operator),
+        };
       },
       serverNow: () => clock.now().getTime(),
       advanceServer: (ms) => clock.advance(ms),
@@ -96,7 +107,12 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
           await job.handler(server.deps);
         }
       },
-      licenses: new LicenseActions(admin, company.id, template.id),
+      get licenses() {
+        return current().licenses;
+      },
+      get keys() {
+        return current().keys;
+      },
       async close() {
         await server.close();
         await database.close();

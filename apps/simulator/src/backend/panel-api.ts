@@ -15,6 +15,7 @@ export class SimulatorError extends Error {
  */
 export class PanelApi {
   private cookie: string | null = null;
+  private credentials: { email: string; password: string } | null = null;
 
   constructor(
     readonly baseUrl: string,
@@ -31,6 +32,7 @@ export class PanelApi {
     const cookie = res.headers.get("set-cookie")?.split(";")[0];
     if (!cookie) throw new SimulatorError("simulator.login", "The server set no session cookie");
     this.cookie = cookie;
+    this.credentials = { email, password };
   }
 
   get<T>(path: string) {
@@ -41,6 +43,13 @@ export class PanelApi {
     return this.request<T>("POST", path, body);
   }
 
+  /** A public endpoint of the client contour (`/api/v1/client`), unauthenticated, as a program calls it. */
+  async client<T>(path: string): Promise<T> {
+    const res = await this.send("GET", path, undefined, "/api/v1/client");
+    await this.check(res, `GET /client${path}`);
+    return (await res.json()) as T;
+  }
+
   /** The response's text (the license file of `/download`). */
   async text(path: string): Promise<string> {
     const res = await this.send("GET", path);
@@ -49,18 +58,26 @@ export class PanelApi {
   }
 
   private async request<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const res = await this.send(method, path, body);
+    let res = await this.send(method, path, body);
+    if (res.status === 401 && this.credentials) {
+      // The session ended as the virtual clock moved (7 days without a request, or past its lifetime).
+      await res.text();
+      await this.login(this.credentials.email, this.credentials.password);
+      res = await this.send(method, path, body);
+    }
     await this.check(res, `${method} ${path}`);
     return (res.status === 204 ? null : await res.json()) as T;
   }
 
-  private async send(method: string, path: string, body?: unknown) {
+  private async send(method: string, path: string, body?: unknown, prefix = "/api/v1/panel") {
     const headers: Record<string, string> = {};
     if (body !== undefined) headers["content-type"] = "application/json";
-    if (this.token) headers.authorization = `Bearer ${this.token}`;
-    if (this.cookie) headers.cookie = this.cookie;
+    if (prefix === "/api/v1/panel") {
+      if (this.token) headers.authorization = `Bearer ${this.token}`;
+      if (this.cookie) headers.cookie = this.cookie;
+    }
     try {
-      return await fetch(`${this.baseUrl}/api/v1/panel${path}`, {
+      return await fetch(`${this.baseUrl}${prefix}${path}`, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -68,7 +85,7 @@ export class PanelApi {
     } catch (error) {
       throw new SimulatorError(
         "simulator.unreachable",
-        `${method} ${this.baseUrl}/api/v1/panel${path}: ${(error as Error).cause ?? (error as Error).message}`,
+        `${method} ${this.baseUrl}${prefix}${path}: ${(error as Error).cause ?? (error as Error).message}`,
       );
     }
   }

@@ -1,4 +1,4 @@
-import { LicenseActions, localOnly, type Backend } from "./backend.ts";
+import { LicenseActions, localOnly, SigningKeys, type Backend } from "./backend.ts";
 import { PanelApi, SimulatorError } from "./panel-api.ts";
 
 export interface RemoteServerOptions {
@@ -31,13 +31,15 @@ export async function connectRemoteServer(options: RemoteServerOptions): Promise
   return {
     kind: "remote",
     url,
-    prepare: () => {},
+    prepare: async () => {},
     serverNow: () => Date.now(),
     advanceServer: () => {
       throw localOnly("Moving the server's clock");
     },
     runJobs: () => Promise.reject(localOnly("Running the server's jobs")),
     licenses: new LicenseActions(api, me.companyId, templateId),
+    // The keys are read, never changed: rotating a deployed template's key is not a test's to do.
+    keys: new SigningKeys(api, templateId, null),
     close: async () => {},
   };
 }

@@ -32,6 +32,19 @@ const context: ExpectContext = {
     activation("active", 0),
   ],
   fingerprintOf: (machine) => (machine === "office-pc" ? "f".repeat(64) : "0".repeat(64)),
+  requestsSinceLastCheck: () => 0,
+  offline: {
+    request: "-----BEGIN LICENSE ACTIVATION REQUEST-----\n…",
+    requestLength: 920,
+    response: null,
+    activationId: null,
+    refused: "other-machine",
+    receipt: null,
+  },
+  signerOf: async (file) =>
+    file === "license"
+      ? { key: 2, kid: "00000000-0000-4000-8000-000000000002" }
+      : { key: null, kid: "00000000-0000-4000-8000-00000000000f" },
 };
 
 const run = (target: ExpectTarget) => check(target, context);
@@ -86,6 +99,58 @@ describe("check", () => {
     expect(await run(target("home-laptop"))).toMatchObject({
       ok: false,
       message: expect.stringMatching(/expected 0{64}, got f{64} \(fingerprint\(home-laptop\)\)$/),
+    });
+  });
+
+  it("counts the requests since the previous count: each check starts a new one", async () => {
+    let made = 3;
+    const counting: ExpectContext = {
+      ...context,
+      requestsSinceLastCheck: () => {
+        const count = made;
+        made = 0;
+        return count;
+      },
+    };
+    expect(await check({ kind: "requests", value: 3 }, counting)).toEqual({
+      ok: true,
+      message: "requests since the last count = 3",
+    });
+    expect(await check({ kind: "requests", value: 1 }, counting)).toEqual({
+      ok: false,
+      message: "requests since the last count: expected 1, got 0",
+    });
+  });
+
+  it("reads the air-gapped exchange, with no client running", async () => {
+    expect(await run({ kind: "value", source: "offline", path: "refused", value: "other-machine" })).toEqual({
+      ok: true,
+      message: "offline.refused = other-machine",
+    });
+    expect(await run({ kind: "value", source: "offline", path: "activationId", value: "x" })).toEqual({
+      ok: false,
+      message: "offline.activationId: expected x, got null",
+    });
+  });
+
+  it("names the key that signed a file by its number, and a key the template did not make by its id", async () => {
+    expect(await run({ kind: "signer", file: "license", key: 2 })).toEqual({
+      ok: true,
+      message: "license signed by key 2",
+    });
+    expect(await run({ kind: "signer", file: "license", key: 1 })).toEqual({
+      ok: false,
+      message: "license: expected key 1, got key 2",
+    });
+    expect(await run({ kind: "signer", file: "marker", key: 3 })).toEqual({
+      ok: false,
+      message:
+        "marker: expected key 3, got a key the template did not make (00000000-0000-4000-8000-00000000000f)",
+    });
+    const none: ExpectContext = { ...context, signerOf: async () => null };
+    expect(await check({ kind: "signer", file: "marker", key: 1 }, none)).toEqual({
+      ok: false,
+      message: "marker: expected key 1, got no marker on disk",
     });
   });
 

@@ -1,7 +1,8 @@
 import { isDeepStrictEqual } from "node:util";
 import { valueAtPath, type LicenseClientCore } from "@licensing/client";
 import type { ActivationResponse } from "@licensing/contracts";
-import { MachineFingerprint, type Count, type ExpectTarget } from "../scenario/steps.ts";
+import { MachineFingerprint, type Count, type ExpectTarget, type SignedFile } from "../scenario/steps.ts";
+import type { OfflineExchange } from "./install.ts";
 
 export interface Checked {
   ok: boolean;
@@ -41,6 +42,15 @@ export interface ExpectContext {
   serverActivations(): Promise<ActivationResponse[]>;
   /** A machine's fingerprint now, as its SDK computes it. */
   fingerprintOf(machine: string): string;
+  /** The requests this machine's program made since the previous call (or the start); each call starts anew. */
+  requestsSinceLastCheck(): number;
+  /** This machine's air-gapped exchange. */
+  offline: OfflineExchange;
+  /**
+   * The key that signed the file on disk: its number (1 is the root), or null with its id when the template
+   * did not make it; null when there is no such file.
+   */
+  signerOf(file: SignedFile): Promise<{ key: number | null; kid: string } | null>;
 }
 
 /** Checks one expectation against the running client (or the server); the message says what was found. */
@@ -56,6 +66,26 @@ export async function check(target: ExpectTarget, context: ExpectContext): Promi
   }
   if (target.kind === "count")
     return verdict(COUNTED[target.what](await context.serverActivations()), target.value, target.what);
+  if (target.kind === "requests")
+    return verdict(context.requestsSinceLastCheck(), target.value, "requests since the last count");
+  if (target.kind === "signer") {
+    const signer = await context.signerOf(target.file);
+    const found =
+      signer === null
+        ? `no ${target.file} on disk`
+        : signer.key === null
+          ? `a key the template did not make (${signer.kid})`
+          : `key ${signer.key}${signer.key === 1 ? " (the root)" : ""}`;
+    const ok = signer?.key === target.key;
+    return {
+      ok,
+      message: ok
+        ? `${target.file} signed by ${found}`
+        : `${target.file}: expected key ${target.key}, got ${found}`,
+    };
+  }
+  if (target.kind === "value" && target.source === "offline")
+    return verdict(valueAtPath(context.offline, target.path), target.value, `offline.${target.path}`);
   if (target.kind === "value" && target.source === "activation")
     return verdict(
       valueAtPath(context.lastActivation, target.path),

@@ -12,7 +12,10 @@ const START = Date.parse("2026-01-01T00:00:00Z");
 
 async function run(backend: Backend, yaml: string): Promise<ScenarioResult> {
   const scenario = parseScenario(yaml, "test.yaml");
-  backend.prepare({ start: scenario.start, heartbeatIntervalSeconds: scenario.heartbeatInterval / 1000 });
+  await backend.prepare({
+    start: scenario.start,
+    heartbeatIntervalSeconds: scenario.heartbeatInterval / 1000,
+  });
   return runScenario(scenario, backend);
 }
 
@@ -184,6 +187,147 @@ steps:
   });
 });
 
+describe("runScenario: air-gapped activation, revocation and the key chain", () => {
+  let backend: Backend;
+  beforeAll(async () => {
+    backend = await startLocalServer();
+  });
+  afterAll(() => backend?.close());
+
+  const row = (result: ScenarioResult, step: string) => result.events.find((e) => e.step === step)!;
+
+  it("a refused response is the step's result, with the reason; requests are counted per machine", async () => {
+    const result = await run(
+      backend,
+      `name: other machine
+machine: plant-pc
+steps:
+  - offline
+  - start
+  - offline-request
+  - offline-respond 30
+  - on spare-pc offline
+  - on spare-pc start
+  - on spare-pc offline-apply from plant-pc
+  - on spare-pc expect offline.refused other-machine
+  - on spare-pc expect requests 1
+  - offline-apply
+  - expect offline.refused null
+  - expect details.certificateExpiresAt 2026-01-31T00:00:00Z
+  - expect requests 1
+  - advance 3d
+  - expect requests 0
+`,
+    );
+    expect(result.events.filter((e) => e.outcome !== "ok")).toEqual([]);
+    expect(row(result, "offline-request").message).toMatch(/^a request block of \d+ characters$/);
+    expect(Number(/(\d+) characters/.exec(row(result, "offline-request").message!)![1])).toBeLessThanOrEqual(
+      1200,
+    );
+    expect(row(result, "on spare-pc offline-apply from plant-pc")).toMatchObject({
+      machine: "spare-pc",
+      outcome: "ok",
+      status: "Expired",
+      message: expect.stringMatching(/^refused \(other-machine\): /),
+    });
+    expect(row(result, "offline-apply")).toMatchObject({
+      status: "Active",
+      reason: "offline-activated",
+      message: "applied: Active until 2026-01-31T00:00:00.000Z",
+    });
+    expect(row(result, "advance 3d").requests?.failed).toBeGreaterThan(0); // the spare PC's retries
+    expect(result.ok).toBe(true);
+  });
+
+  it("offline steps without their block say which step makes it", async () => {
+    const stops = async (steps: string[]) =>
+      (await run(backend, `name: x\nmachine: plant-pc\nsteps:\n${steps.map((s) => `  - ${s}`).join("\n")}\n`))
+        .error;
+    expect(await stops(["start", "offline-respond"])).toBe(
+      "line 5: offline-respond: simulator.step: this machine has no request: offline-request first",
+    );
+    expect(await stops(["start", "offline-apply from spare-pc"])).toBe(
+      "line 5: offline-apply from spare-pc: simulator.step: spare-pc has no response: on spare-pc offline-respond first",
+    );
+    expect(await stops(["offline-hand-in-receipt"])).toBe(
+      "line 4: offline-hand-in-receipt: simulator.step: this machine has no receipt: offline-deactivate first",
+    );
+    expect(await stops(["retire-key"])).toBe(
+      "line 4: retire-key: simulator.step: the template has one key, its root, which is Active: rotate-key first",
+    );
+    expect(await stops(["start", "offline-deactivate"])).toMatch(
+      /^line 5: offline-deactivate: This machine holds no offline activation/,
+    );
+  });
+
+  it("a forged revocation is answered by the network, counted as failed, and changes nothing", async () => {
+    const result = await run(
+      backend,
+      `name: forged
+license: { revocation: immediate }
+steps:
+  - start
+  - forge-revocation
+  - heartbeat
+  - expect status Active
+  - expect details.lastError.code license.revoked
+  - apply-revocation-list forged
+  - expect status Active
+  - online
+  - revoke
+  - apply-revocation-list
+  - expect status Revoked
+`,
+    );
+    expect(result.events.filter((e) => e.outcome !== "ok")).toEqual([]);
+    expect(row(result, "heartbeat")).toMatchObject({
+      message: "heartbeat() → false",
+      requests: { ok: 0, refused: 0, failed: 1 },
+    });
+    expect(row(result, "apply-revocation-list forged").message).toBe(
+      "a forged list: applyRevocationList() → false",
+    );
+    expect(row(result, "apply-revocation-list").message).toBe(
+      "the template's list: applyRevocationList() → true",
+    );
+  });
+
+  it("configures the program with the template's root key, not the issue answer's: it follows the chain", async () => {
+    // The template's key was rotated twice before the license was issued: the issue answer's publicKey is
+    // key 3's. A program built with it would not verify a license signed by key 4, certified by the root.
+    const scenario = parseScenario(
+      `name: issued after two rotations
+steps:
+  - start
+  - expect signer license 3
+  - expect signer marker 3
+  - rotate-key
+  - transfer
+  - download-license
+  - restart
+  - expect status Active
+  - expect signer license 4
+  - expect signer marker 4
+`,
+      "test.yaml",
+    );
+    await backend.prepare({ start: scenario.start, heartbeatIntervalSeconds: 900 });
+    expect(await backend.keys.rotate()).toBe(2);
+    expect(await backend.keys.rotate()).toBe(3);
+    const result = await runScenario(scenario, backend);
+    expect(result.events.filter((e) => e.outcome !== "ok")).toEqual([]);
+    expect(row(result, "rotate-key").message).toBe("key 4 is Active, key 3 Inactive");
+    expect(row(result, "restart")).toMatchObject({ status: "Active", reason: "marker-valid" });
+  });
+
+  it("each scenario has a template of its own: a rotation does not reach the next scenario", async () => {
+    const rotated = await run(backend, "name: rotates\nsteps:\n  - rotate-key\n  - rotate-key\n");
+    expect(rotated.ok).toBe(true);
+    const next = await run(backend, "name: next\nsteps:\n  - start\n  - expect signer license root\n");
+    expect(next.ok).toBe(true);
+  });
+});
+
 describe("runScenario against a deployed server (--server-url)", () => {
   let app: TestApp;
   let backend: Backend;
@@ -259,10 +403,44 @@ steps:
     expect(result.ok).toBe(true);
   });
 
-  it("refuses the server's sweepers", async () => {
+  it("refuses the server's sweepers and the template's keys", async () => {
     const result = await run(backend, "name: sweep\nsteps:\n  - sweep\n");
     expect(result.error).toBe(
       "line 3: sweep: refused against --server-url: sweep needs the in-process server (run without --server-url)",
     );
+    expect((await run(backend, "name: keys\nsteps:\n  - rotate-key\n")).error).toBe(
+      "line 3: rotate-key: refused against --server-url: rotate-key needs the in-process server (run without --server-url)",
+    );
+  });
+
+  it("activates air-gapped, deactivates, and applies the revocation list there too", async () => {
+    const result = await run(
+      backend,
+      `name: remote air gap
+machine: plant-pc
+license: { revocation: immediate, limits: { maxSeats: 1 } }
+steps:
+  - offline
+  - start
+  - offline-request
+  - offline-respond 30
+  - offline-apply
+  - expect status Active
+  - expect seats 1
+  - offline-deactivate
+  - offline-hand-in-receipt
+  - expect seats 0
+  - offline-request
+  - offline-respond
+  - offline-apply
+  - expect status Active
+  - expect signer license root
+  - revoke
+  - apply-revocation-list
+  - expect status Revoked
+`,
+    );
+    expect(result.events.filter((e) => e.outcome !== "ok")).toEqual([]);
+    expect(result.ok).toBe(true);
   });
 });

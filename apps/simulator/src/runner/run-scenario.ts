@@ -7,17 +7,19 @@ import {
   fingerprintComponents,
   fingerprintOf,
   LicenseClientCore,
+  OfflineActivationError,
   type ClientStatusDetails,
 } from "@licensing/client";
 import type { LicenseIssueResponse } from "@licensing/contracts";
 import type { Backend } from "../backend/backend.ts";
 import { SimulatorError } from "../backend/panel-api.ts";
+import { forgedRevocationAnswer, forgedRevocationList, type ForgeryTarget } from "../runtime/forgery.ts";
 import { Machine } from "../runtime/machine.ts";
 import type { NetworkCounts } from "../runtime/network.ts";
 import { VirtualScheduler } from "../runtime/virtual-scheduler.ts";
 import { formatDuration } from "../scenario/duration.ts";
 import type { Scenario, ScenarioStep } from "../scenario/parse.ts";
-import { ANCHORS, stepSpec, type Step } from "../scenario/steps.ts";
+import { ANCHORS, stepSpec, type SignedFile, type Step } from "../scenario/steps.ts";
 import { check } from "./expectations.ts";
 import { Install } from "./install.ts";
 import type { Outcome, ScenarioResult, TimelineEvent } from "./timeline.ts";
@@ -51,6 +53,11 @@ export class ScenarioRun {
   /** The programs on other computers, by the machine they run on. */
   private readonly others = new Map<string, Install>();
   private license!: LicenseIssueResponse;
+  /**
+   * The template's root key, which every program is built with: not the issue answer's `publicKey`, which
+   * after a rotation is the Active key and would let the program skip the key chain.
+   */
+  private rootKey!: { id: string; publicKeyHex: string };
   private inAdvance = false;
   private readonly startedAt: number;
 
@@ -118,12 +125,14 @@ export class ScenarioRun {
   private async setUp() {
     const terms = this.scenario.license;
     const machine = this.machine(this.scenario.machine);
+    this.rootKey = await this.backend.keys.root();
     this.license = await this.backend.licenses.issue(terms, this.fingerprintOf(machine.name), this.trueNow());
     this.main = await this.newInstall(null, machine);
     const binding = terms.binding === "fixed" ? `fixed to ${machine.name}` : terms.binding;
+    const revocation = terms.revocation === undefined ? "" : `, ${terms.revocation} revocation`;
     this.record("setup", `issue license ${this.license.licenseKey}`, null, {
       outcome: "ok",
-      message: `offline ${terms.offlineDays}d, valid ${formatDuration(terms.validFor)}, binding ${binding}${terms.trial ? ", trial" : ""}; downloaded`,
+      message: `offline ${terms.offlineDays}d, valid ${formatDuration(terms.validFor)}, binding ${binding}${terms.trial ? ", trial" : ""}${revocation}; downloaded`,
     });
   }
 
@@ -311,6 +320,39 @@ export class ScenarioRun {
       case "reset-device-budget":
         await this.backend.licenses.resetDeviceBudget(this.license.id);
         return ok();
+      case "offline-request": {
+        const request = await this.running(install).createOfflineActivationRequest();
+        install.offline = { ...install.offline, request, requestLength: request.length };
+        return ok(`a request block of ${request.length} characters`);
+      }
+      case "offline-respond":
+        return ok(await this.offlineRespond(install, step.validDays));
+      case "offline-apply":
+        return ok(await this.offlineApply(install, step.from));
+      case "offline-deactivate": {
+        const receipt = await this.running(install).deactivateOffline();
+        install.offline = { ...install.offline, receipt };
+        return ok(`a receipt block of ${receipt.length} characters`);
+      }
+      case "offline-hand-in-receipt": {
+        const receipt = this.offlineOf(install, step.from, "receipt", "offline-deactivate");
+        const freed = await this.backend.licenses.offlineDeactivate(receipt);
+        return ok(`activation ${freed.activationId} deactivated`);
+      }
+      case "forge-revocation":
+        install.network.mode = {
+          kind: "forged-revocation",
+          body: forgedRevocationAnswer(step.forgery, this.forgeryTarget()),
+        };
+        return ok();
+      case "apply-revocation-list":
+        return ok(await this.applyRevocationList(install, step.forged));
+      case "rotate-key": {
+        const key = await this.backend.keys.rotate();
+        return ok(`key ${key} is Active, key ${key - 1} Inactive`);
+      }
+      case "retire-key":
+        return ok(`key ${await this.backend.keys.retire(step.key)} retired`);
       case "on":
         throw new SimulatorError("simulator.step", "on cannot be nested");
       case "expect": {
@@ -321,6 +363,13 @@ export class ScenarioRun {
           serverLicense: () => this.backend.licenses.get(this.license.id),
           serverActivations: () => this.backend.licenses.activations(this.license.id),
           fingerprintOf: (name) => this.fingerprintOf(name),
+          requestsSinceLastCheck: () => {
+            const count = install.network.attempts - install.requestsChecked;
+            install.requestsChecked = install.network.attempts;
+            return count;
+          },
+          offline: install.offline,
+          signerOf: (file) => this.signerOf(install, file),
         });
         return { outcome: checked.ok ? "ok" : "failed", message: checked.message };
       }
@@ -345,7 +394,7 @@ export class ScenarioRun {
     const version = this.scenario.fingerprintVersion;
     const client = new LicenseClientCore({
       serverUrl: this.backend.url,
-      publicKey: this.license.publicKey,
+      publicKey: this.rootKey.publicKeyHex,
       storage: fileStorage(install.licensePath),
       hwFingerprint: async (fingerprintVersion) => fingerprintOf(sources, fingerprintVersion)!,
       ...(version === undefined ? {} : { fingerprintVersion: version }),
@@ -408,6 +457,89 @@ export class ScenarioRun {
         `listMachines() shows ${found.length} machines named ${hostName ?? "(none)"}: ${listed.map((m) => m.machineName ?? "(unnamed)").join(", ") || "none at all"}`,
       );
     return `deactivateMachine(${found[0]!.activationId}) → ${await client.deactivateMachine(found[0]!.activationId)}`;
+  }
+
+  /** A block of this machine's air-gapped exchange, or of the machine named by `from <machine>`. */
+  private offlineOf(
+    install: Install,
+    from: string | null,
+    block: "request" | "response" | "receipt",
+    madeBy: string,
+  ): string {
+    const source = from === null ? install : this.installs().find((i) => i.machine.name === from);
+    const text = source?.offline[block] ?? null;
+    if (text === null)
+      throw new SimulatorError(
+        "simulator.step",
+        `${from ?? "this machine"} has no ${block}: ${from === null ? "" : `on ${from} `}${madeBy} first`,
+      );
+    return text;
+  }
+
+  /** An Admin answers this machine's pending request in the panel; the response goes back with the person. */
+  private async offlineRespond(install: Install, validDays: number | null): Promise<string> {
+    const request = this.offlineOf(install, null, "request", "offline-request");
+    const { activationId, response } = await this.backend.licenses.offlineActivate(
+      this.license.id,
+      request,
+      validDays,
+    );
+    install.offline = { ...install.offline, response, activationId };
+    return `activation ${activationId}${validDays === null ? ", until the license expires" : `, for ${validDays} days`}`;
+  }
+
+  /** The program applies a response; its refusal (with the reason) is the step's result, not an error. */
+  private async offlineApply(install: Install, from: string | null): Promise<string> {
+    const client = this.running(install);
+    const response = this.offlineOf(install, from, "response", "offline-respond");
+    try {
+      const details = await client.applyOfflineActivation(response);
+      install.offline = { ...install.offline, refused: null };
+      return `applied: ${details.status} until ${new Date(details.certificateExpiresAt!).toISOString()}`;
+    } catch (error) {
+      if (!(error instanceof OfflineActivationError)) throw error;
+      install.offline = { ...install.offline, refused: error.reason };
+      return `refused (${error.reason}): ${error.message}`;
+    }
+  }
+
+  private forgeryTarget(): ForgeryTarget {
+    return {
+      licenseId: this.license.id,
+      templateId: this.backend.licenses.templateId,
+      rootKeyId: this.rootKey.id,
+      now: this.trueNow(),
+    };
+  }
+
+  /**
+   * The vendor downloads the template's revocation list (every page since the license was issued), or an
+   * attacker forges one; a person carries it to the program, which applies it without the network.
+   */
+  private async applyRevocationList(install: Install, forged: boolean): Promise<string> {
+    const client = this.running(install);
+    let lists: string[];
+    if (forged) lists = [forgedRevocationList(this.forgeryTarget())];
+    else {
+      const { issuedAt } = await this.backend.licenses.get(this.license.id);
+      lists = await this.backend.licenses.revocationLists(String(issuedAt));
+    }
+    let named = false;
+    for (const list of lists) if (await client.applyRevocationList(list)) named = true;
+    const pages = lists.length === 1 ? "" : ` (${lists.length} pages)`;
+    return `${forged ? "a forged list" : "the template's list"}${pages}: applyRevocationList() → ${named}`;
+  }
+
+  /** The key that signed the license file's token, or the cached marker (or offline certificate), on disk. */
+  private async signerOf(
+    install: Install,
+    file: SignedFile,
+  ): Promise<{ key: number | null; kid: string } | null> {
+    const path = file === "license" ? install.licensePath : cachePaths(install.licensePath).marker;
+    const text = await readFile(path, "utf8").catch(() => null);
+    if (text === null) return null;
+    const kid = signingKeyId(file, text.trim()) ?? this.rootKey.id;
+    return { key: await this.backend.keys.numberOf(kid), kid };
   }
 
   /**
@@ -564,6 +696,34 @@ export class ScenarioRun {
 function damageSignature(text: string): string {
   const at = text.lastIndexOf(".") + 1;
   return text.slice(0, at) + (text[at] === "A" ? "B" : "A") + text.slice(at + 1);
+}
+
+const jsonSegment = (segment: string | undefined): Record<string, unknown> => {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(segment ?? "", "base64url").toString("utf8"));
+    return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+};
+
+/**
+ * The `kid` of what a file holds: a license file's token (a JWS: its header), a marker (its payload's last
+ * member, absent when the root signed it) or an offline certificate (an armored JWS). Null when it names none.
+ */
+function signingKeyId(file: SignedFile, text: string): string | null {
+  let jws: string | null = null;
+  if (file === "license") {
+    try {
+      jws = (JSON.parse(text) as { token: string }).token;
+    } catch {
+      jws = text; // a bare token
+    }
+  } else if (text.startsWith("-----BEGIN")) {
+    jws = text.replace(/-----[^-]+-----/g, "").replace(/\s+/g, "");
+  }
+  const kid = jws === null ? jsonSegment(text.split(".")[0]).kid : jsonSegment(jws.split(".")[0]).kid;
+  return typeof kid === "string" ? kid : null;
 }
 
 /** Runs one scenario; the backend is the caller's (opened and closed around it). */

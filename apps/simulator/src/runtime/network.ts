@@ -2,24 +2,29 @@
 export type NetworkMode =
   | { kind: "online" }
   | { kind: "offline" }
-  | { kind: "server-errors"; status: number; retryAfterMs: number | null };
+  | { kind: "server-errors"; status: number; retryAfterMs: number | null }
+  /** A network attacker's answer to every request: 403 with this body (a forged `license.revoked`). */
+  | { kind: "forged-revocation"; body: string };
 
 export interface NetworkCounts {
   /** Requests that reached the server and were answered 2xx. */
   ok: number;
   /** Answered with another status by the server. */
   refused: number;
-  /** Failed by the simulated network (offline, injected errors). */
+  /** Failed by the simulated network (offline, injected errors, forged answers). */
   failed: number;
 }
 
 /**
  * A fault-injecting `fetch` for the client: passes requests through when online, fails them as `fetch`
- * does without a network when offline, or answers every one with an injected error status. Counts them.
+ * does without a network when offline, or answers every one with an injected error status or a forged
+ * refusal. Counts them.
  */
 export class SimulatedNetwork {
   mode: NetworkMode = { kind: "online" };
   counts: NetworkCounts = { ok: 0, refused: 0, failed: 0 };
+  /** Every request the client made since it was created, whatever became of it. */
+  attempts = 0;
   /**
    * The body of the server's last answer to `POST /client/activate` (`{activationId, healed, …}`, or the
    * error `{code, retryAt, machines, …}`): what the SDK was told, which its status does not all show.
@@ -41,6 +46,7 @@ export class SimulatedNetwork {
 
   readonly fetch: typeof fetch = async (input, init) => {
     const mode = this.mode;
+    this.attempts++;
     if (mode.kind === "offline") {
       this.counts.failed++;
       throw new TypeError("fetch failed", {
@@ -57,6 +63,10 @@ export class SimulatedNetwork {
         status: mode.status,
       };
       return new Response(JSON.stringify(body), { status: mode.status, headers });
+    }
+    if (mode.kind === "forged-revocation") {
+      this.counts.failed++;
+      return new Response(mode.body, { status: 403, headers: { "content-type": "application/json" } });
     }
     const response = await this.realFetch(input, init);
     if (response.ok) this.counts.ok++;

@@ -182,6 +182,86 @@ describe("parseStep", () => {
     });
   });
 
+  it("reads the steps of air-gapped activation, revocation and the key chain", () => {
+    expect(parseStep("offline-request")).toEqual({ kind: "offline-request" });
+    expect(parseStep("offline-respond")).toEqual({ kind: "offline-respond", validDays: null });
+    expect(parseStep("offline-respond 30")).toEqual({ kind: "offline-respond", validDays: 30 });
+    expect(parseStep("offline-respond 30d")).toEqual({ kind: "offline-respond", validDays: 30 });
+    expect(parseStep("offline-apply")).toEqual({ kind: "offline-apply", from: null });
+    expect(parseStep("offline-apply from plant-pc")).toEqual({ kind: "offline-apply", from: "plant-pc" });
+    expect(parseStep("offline-deactivate")).toEqual({ kind: "offline-deactivate" });
+    expect(parseStep("offline-hand-in-receipt")).toEqual({ kind: "offline-hand-in-receipt", from: null });
+    expect(parseStep("offline-hand-in-receipt from plant-pc")).toEqual({
+      kind: "offline-hand-in-receipt",
+      from: "plant-pc",
+    });
+    expect(parseStep("forge-revocation")).toEqual({ kind: "forge-revocation", forgery: "other-key" });
+    expect(parseStep("forge-revocation unsigned")).toEqual({ kind: "forge-revocation", forgery: "unsigned" });
+    expect(parseStep("apply-revocation-list")).toEqual({ kind: "apply-revocation-list", forged: false });
+    expect(parseStep("apply-revocation-list forged")).toEqual({
+      kind: "apply-revocation-list",
+      forged: true,
+    });
+    expect(parseStep("rotate-key")).toEqual({ kind: "rotate-key" });
+    expect(parseStep("retire-key")).toEqual({ kind: "retire-key", key: null });
+    expect(parseStep("retire-key 2")).toEqual({ kind: "retire-key", key: 2 });
+    expect(parseStep("retire-key root")).toEqual({ kind: "retire-key", key: 1 });
+    expect(parseStep("advance to certificate-exp -1s")).toEqual({
+      kind: "advance-to",
+      anchor: "certificate-exp",
+      offset: -1000,
+    });
+    expect(parseStep("on spare-pc offline-apply from plant-pc")).toEqual({
+      kind: "on",
+      machine: "spare-pc",
+      step: { kind: "offline-apply", from: "plant-pc" },
+    });
+    expect(parseStep("expect requests 0")).toEqual({
+      kind: "expect",
+      target: { kind: "requests", value: 0 },
+    });
+    expect(parseStep("expect signer marker 3")).toEqual({
+      kind: "expect",
+      target: { kind: "signer", file: "marker", key: 3 },
+    });
+    expect(parseStep("expect signer license root")).toEqual({
+      kind: "expect",
+      target: { kind: "signer", file: "license", key: 1 },
+    });
+    expect(parseStep("expect offline.refused other-machine")).toEqual({
+      kind: "expect",
+      target: { kind: "value", source: "offline", path: "refused", value: "other-machine" },
+    });
+  });
+
+  it("says what is wrong with the steps of air-gapped activation, revocation and the key chain", () => {
+    expect(parseStep("offline-respond 0")).toBe(
+      'offline-respond: takes an optional number of days from 1 to 36500, e.g. offline-respond 30, got "0"',
+    );
+    expect(parseStep("offline-respond 36501")).toMatch(/^offline-respond: takes an optional number of days/);
+    expect(parseStep("offline-respond 2w")).toMatch(/^offline-respond: takes an optional number of days/);
+    expect(parseStep("offline-apply plant-pc")).toBe("offline-apply: takes nothing or from <machine>");
+    expect(parseStep("offline-hand-in-receipt from")).toBe(
+      "offline-hand-in-receipt: takes nothing or from <machine>",
+    );
+    expect(parseStep("offline-request now")).toBe('offline-request: takes no arguments, got "now"');
+    expect(parseStep("forge-revocation expired")).toBe(
+      'forge-revocation: takes one of other-key, unsigned, got "expired"',
+    );
+    expect(parseStep("apply-revocation-list twice")).toBe(
+      'apply-revocation-list: takes nothing or forged, got "twice"',
+    );
+    expect(parseStep("retire-key 0")).toBe(
+      'retire-key: a key is root or its number (1 is the root, 2 the first rotation\'s), got "0"',
+    );
+    expect(parseStep("retire-key 2 3")).toBe('retire-key: takes nothing, root or a key\'s number, got "2 3"');
+    expect(parseStep("rotate-key twice")).toBe('rotate-key: takes no arguments, got "twice"');
+    expect(parseStep("on plant-pc rotate-key")).toBe("on: rotate-key is not a step of one machine's program");
+    expect(parseStep("expect requests none")).toBe("expect: requests needs a count, e.g. expect requests 0");
+    expect(parseStep("expect signer token 2")).toMatch(/^expect: signer needs license or marker and a key/);
+    expect(parseStep("expect signer marker 0")).toMatch(/^expect: signer needs license or marker and a key/);
+  });
+
   it("says precisely what is wrong with them", () => {
     expect(parseStep("change-component gpu")).toBe(
       'change-component: the component must be one of machine-id, cpu-model, memory-size, disk-id, mac-address, host-name, os-family, got "gpu"',
@@ -327,6 +407,16 @@ describe("parseScenario", () => {
     );
     expect(problem("name: x\nlicense:\n  fingerprintMatch: sloppy\nsteps: [start]\n")).toMatch(
       /^s\.yaml:3: license\.fingerprintMatch: /,
+    );
+  });
+
+  it("reads the license's revocation mode; absent, the template's", () => {
+    expect(
+      parseScenario("name: x\nlicense:\n  revocation: immediate\nsteps: [start]\n", file).license,
+    ).toMatchObject({ revocation: "immediate" });
+    expect(parseScenario("name: x\nsteps: [start]\n", file).license).not.toHaveProperty("revocation");
+    expect(problem("name: x\nlicense:\n  revocation: at-once\nsteps: [start]\n")).toMatch(
+      /^s\.yaml:3: license\.revocation: /,
     );
   });
 

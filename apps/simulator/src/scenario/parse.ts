@@ -3,6 +3,7 @@ import {
   HwBinding,
   MaxNewDevicesPerWindow,
   NewDeviceWindowDays,
+  RevocationMode,
 } from "@licensing/contracts";
 import { isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import { z } from "zod";
@@ -43,6 +44,8 @@ const LicenseTerms = z
     maxNewDevicesPerWindow: MaxNewDevicesPerWindow.optional(),
     /** The device budget's window; absent: the template's (30). */
     newDeviceWindowDays: NewDeviceWindowDays.optional(),
+    /** How a revocation reaches the machines: `graceful` (rule 5) or `immediate`; absent: the template's (graceful). */
+    revocation: RevocationMode.optional(),
     features: z.array(z.string()).default([]),
     limits: z.record(z.string(), z.unknown()).default({}),
     /** Further members of the license's config. */

@@ -1,5 +1,5 @@
 import { CLIENT_STATUSES, type ClientStatus } from "@licensing/client";
-import { HwBinding } from "@licensing/contracts";
+import { HwBinding, OfflineActivationBody } from "@licensing/contracts";
 import { COMPONENT_KINDS, isComponentKind, type ComponentKind } from "../runtime/machine.ts";
 import { parseDuration } from "./duration.ts";
 
@@ -11,6 +11,7 @@ export const ANCHORS = {
   "next-transition": "nextTransitionAt",
   "next-heartbeat": "nextHeartbeatAt",
   "retry-at": "retryAt",
+  "certificate-exp": "certificateExpiresAt",
 } as const;
 export type Anchor = keyof typeof ANCHORS;
 
@@ -23,7 +24,18 @@ export class MachineFingerprint {
 export const COUNTS = ["seats", "activations", "heals"] as const;
 export type Count = (typeof COUNTS)[number];
 
-export type ValueSource = "config" | "details" | "license" | "server" | "activation";
+export type ValueSource = "config" | "details" | "license" | "server" | "activation" | "offline";
+
+/** The files whose signing key `expect signer` names: the license file's token, the cached marker. */
+export const SIGNED_FILES = ["license", "marker"] as const;
+export type SignedFile = (typeof SIGNED_FILES)[number];
+
+/**
+ * What a network attacker answers in `forge-revocation`: a revocation signed by a key the program does not
+ * trust (naming the root's key id), or a bare `license.revoked` without one.
+ */
+export const FORGERIES = ["other-key", "unsigned"] as const;
+export type Forgery = (typeof FORGERIES)[number];
 
 export type ExpectTarget =
   | { kind: "status"; status: ClientStatus }
@@ -31,6 +43,8 @@ export type ExpectTarget =
   | { kind: "initialized"; value: boolean }
   | { kind: "feature"; name: string; present: boolean }
   | { kind: "count"; what: Count; value: number }
+  | { kind: "requests"; value: number }
+  | { kind: "signer"; file: SignedFile; key: number }
   | { kind: "value"; source: ValueSource; path: string; value: unknown };
 
 export type Step =
@@ -64,6 +78,15 @@ export type Step =
   | { kind: "reset-activation"; machine: string | null }
   | { kind: "reset-device-budget" }
   | { kind: "deactivate-machine"; machine: string }
+  | { kind: "offline-request" }
+  | { kind: "offline-respond"; validDays: number | null }
+  | { kind: "offline-apply"; from: string | null }
+  | { kind: "offline-deactivate" }
+  | { kind: "offline-hand-in-receipt"; from: string | null }
+  | { kind: "forge-revocation"; forgery: Forgery }
+  | { kind: "apply-revocation-list"; forged: boolean }
+  | { kind: "rotate-key" }
+  | { kind: "retire-key"; key: number | null }
   | { kind: "on"; machine: string; step: Step }
   | { kind: "expect"; target: ExpectTarget };
 
@@ -119,7 +142,7 @@ function parseExpect(args: string[]): Step | string {
   const expect = (target: ExpectTarget): Step => ({ kind: "expect", target });
   switch (what) {
     case undefined:
-      return "needs what to check: status, usable, initialized, feature, no-feature, config, seats, activations, heals, details.…, license.…, server.…, activation.…";
+      return "needs what to check: status, usable, initialized, feature, no-feature, config, seats, activations, heals, requests, signer, details.…, license.…, server.…, activation.…, offline.…";
     case "status": {
       const status = CLIENT_STATUSES.find((s) => s === text);
       return status
@@ -150,8 +173,21 @@ function parseExpect(args: string[]): Step | string {
         ? expect({ kind: "count", what, value })
         : `${what} needs a count, e.g. expect ${what} 1`;
     }
+    case "requests": {
+      const value = Number(text);
+      return rest.length === 1 && Number.isInteger(value) && value >= 0
+        ? expect({ kind: "requests", value })
+        : "requests needs a count, e.g. expect requests 0";
+    }
+    case "signer": {
+      const [file, key] = rest;
+      const number = keyNumber(key);
+      return rest.length === 2 && SIGNED_FILES.some((f) => f === file) && typeof number === "number"
+        ? expect({ kind: "signer", file: file as SignedFile, key: number })
+        : `signer needs ${SIGNED_FILES.join(" or ")} and a key (root, or its number: 1 is the root, 2 the first rotation's), e.g. expect signer marker 2`;
+    }
     default: {
-      const match = /^(details|license|server|activation)\.(.+)$/.exec(what);
+      const match = /^(details|license|server|activation|offline)\.(.+)$/.exec(what);
       if (!match) return `cannot check "${what}"`;
       if (rest.length === 0) return `${what} needs a value to compare with`;
       return expect({
@@ -162,6 +198,21 @@ function parseExpect(args: string[]): Step | string {
       });
     }
   }
+}
+
+/** A signing key as steps name it: `root`, or its number in the order the template made them (1 is the root). */
+function keyNumber(text: string | undefined): number | string {
+  if (text === "root") return 1;
+  const number = Number(text);
+  return text !== undefined && /^\d+$/.test(text) && number >= 1
+    ? number
+    : `a key is root or its number (1 is the root, 2 the first rotation's), got "${text ?? ""}"`;
+}
+
+/** `from <machine>`: the blocks another machine's program made; null for this one's. */
+function fromArg(args: string[]): string | null | { problem: string } {
+  if (args.length === 0) return null;
+  return args.length === 2 && args[0] === "from" ? args[1]! : { problem: "takes nothing or from <machine>" };
 }
 
 function componentArg(text: string | undefined): ComponentKind | string {
@@ -493,6 +544,118 @@ export const STEP_SPECS: StepSpec[] = [
     parse: noArgs({ kind: "reset-device-budget" }),
   },
   {
+    name: "offline-request",
+    usage: "offline-request",
+    summary:
+      "Air-gapped activation, step 1: the program makes its LICENSE ACTIVATION REQUEST block (createOfflineActivationRequest), with no network; a person carries it to the panel. A new request replaces the pending one.",
+    remote: "ok",
+    perMachine: true,
+    parse: noArgs({ kind: "offline-request" }),
+  },
+  {
+    name: "offline-respond",
+    usage: "offline-respond [<validDays>]",
+    summary:
+      "Air-gapped activation, step 2: an Admin pastes this machine's request in the panel (POST /licenses/{id}/offline-activations {request, validDays?}): the server activates the machine under the online rules and answers the LICENSE ACTIVATION block, valid validDays from now (default: until the license expires).",
+    remote: "ok",
+    perMachine: true,
+    parse(args) {
+      if (args.length === 0) return { kind: "offline-respond", validDays: null };
+      const days = /^(\d+)d?$/.exec(args[0] ?? "")?.[1];
+      const validDays = OfflineActivationBody.shape.validDays.safeParse(Number(days));
+      return args.length === 1 && days !== undefined && validDays.success
+        ? { kind: "offline-respond", validDays: Number(days) }
+        : `takes an optional number of days from 1 to 36500, e.g. offline-respond 30, got "${args.join(" ")}"`;
+    },
+  },
+  {
+    name: "offline-apply",
+    usage: "offline-apply [from <machine>]",
+    summary:
+      "Air-gapped activation, step 3: the program applies the panel's response (applyOfflineActivation): this machine's, or the one made for another machine's request. A refusal is the step's result, not an error: expect offline.refused <reason> (other-machine, other-request, signature-invalid, …); null once one applied.",
+    remote: "ok",
+    perMachine: true,
+    parse(args) {
+      const from = fromArg(args);
+      return typeof from === "object" && from !== null ? from.problem : { kind: "offline-apply", from };
+    },
+  },
+  {
+    name: "offline-deactivate",
+    usage: "offline-deactivate",
+    summary:
+      "The program deletes its offline activation (deactivateOffline) and shows the LICENSE DEACTIVATION receipt; the seat stays taken on the server until the receipt is handed in.",
+    remote: "ok",
+    perMachine: true,
+    parse: noArgs({ kind: "offline-deactivate" }),
+  },
+  {
+    name: "offline-hand-in-receipt",
+    usage: "offline-hand-in-receipt [from <machine>]",
+    summary:
+      "An Admin pastes this machine's receipt (or another's) in the panel (POST /offline-deactivations {receipt}): the seat is freed. The same receipt again answers the same.",
+    remote: "ok",
+    perMachine: true,
+    parse(args) {
+      const from = fromArg(args);
+      return typeof from === "object" && from !== null
+        ? from.problem
+        : { kind: "offline-hand-in-receipt", from };
+    },
+  },
+  {
+    name: "forge-revocation",
+    usage: `forge-revocation [${FORGERIES.join("|")}]`,
+    summary:
+      "A network attacker answers every request with 403 license.revoked: with a revocation signed by a key the program does not trust (other-key, the default; it names the root's key id), or without one (unsigned). A program must change nothing for it. `online` ends it.",
+    remote: "ok",
+    perMachine: true,
+    parse(args) {
+      if (args.length === 0) return { kind: "forge-revocation", forgery: "other-key" };
+      const forgery = FORGERIES.find((f) => f === args[0]);
+      return forgery && args.length === 1
+        ? { kind: "forge-revocation", forgery }
+        : `takes one of ${FORGERIES.join(", ")}, got "${args.join(" ")}"`;
+    },
+  },
+  {
+    name: "apply-revocation-list",
+    usage: "apply-revocation-list [forged]",
+    summary:
+      "The vendor downloads the template's revocation list (GET /client/revocations, every page since the license was issued) and a person carries it to the program, which applies it (applyRevocationList) without the network: a license with immediate revocation that the list names becomes Revoked. `forged`: a list naming this license, signed by a key the program does not trust.",
+    remote: "ok",
+    perMachine: true,
+    parse: (args) =>
+      args.length === 0
+        ? { kind: "apply-revocation-list", forged: false }
+        : args.length === 1 && args[0] === "forged"
+          ? { kind: "apply-revocation-list", forged: true }
+          : `takes nothing or forged, got "${args.join(" ")}"`,
+  },
+  {
+    name: "rotate-key",
+    usage: "rotate-key",
+    summary:
+      "An operator rotates the template's signing key (POST /templates/{id}/signing-keys/rotate): a new Active key, certified by the root; the keys are numbered as made, 1 the root. Programs are built with the root key and must keep verifying.",
+    remote: "refused",
+    perMachine: false,
+    parse: noArgs({ kind: "rotate-key" }),
+  },
+  {
+    name: "retire-key",
+    usage: "retire-key [root|<n>]",
+    summary:
+      "An operator retires an Inactive key (POST /templates/{id}/signing-keys/{keyId}/retire): by default the one the latest rotation replaced. It signs nothing more; the markers of its licenses come from the Active key, and what it signed before stays valid until its own expiry.",
+    remote: "refused",
+    perMachine: false,
+    parse(args) {
+      if (args.length === 0) return { kind: "retire-key", key: null };
+      if (args.length !== 1) return `takes nothing, root or a key's number, got "${args.join(" ")}"`;
+      const key = keyNumber(args[0]);
+      return typeof key === "number" ? { kind: "retire-key", key } : key;
+    },
+  },
+  {
     name: "on",
     usage: "on <machine> <step>",
     summary:
@@ -512,9 +675,9 @@ export const STEP_SPECS: StepSpec[] = [
   {
     name: "expect",
     usage:
-      "expect status <Status> | usable <bool> | initialized <bool> | feature <name> | no-feature <name> | config <path> <value> | details.<path> <value> | license.<path> <value> | activation.<path> <value> | server.<path> <value> | seats <n> | activations <n> | heals <n>",
+      "expect status <Status> | usable <bool> | initialized <bool> | feature <name> | no-feature <name> | config <path> <value> | details.<path> <value> | license.<path> <value> | activation.<path> <value> | server.<path> <value> | offline.<path> <value> | seats <n> | activations <n> | heals <n> | requests <n> | signer <license|marker> <root|n>",
     summary:
-      'Checks the client now (status, statusDetails, hasFeature, getConfig, license), the last answer the server gave its activation (activation.healed, activation.code, activation.retryAt), or the license on the server (server.<path>: GET /licenses/{id}; seats: its live activations, activations: all it had, heals: their heals). A failed check fails the scenario. Values are JSON (3, true, null, "text"), fingerprint(<machine>) for that machine\'s fingerprint, or bare words.',
+      "Checks the client now (status, statusDetails, hasFeature, getConfig, license), the last answer the server gave its activation (activation.healed, activation.code, activation.retryAt), or the license on the server (server.<path>: GET /licenses/{id}; seats: its live activations, activations: all it had, heals: their heals), this machine's air-gapped exchange (offline.refused: why applying a response was refused, null once one applied; offline.activationId; offline.requestLength), the requests its program made since the previous `expect requests` of this machine (or the scenario's start), answered or failed by the network alike, or which key signed the license file's token or the cached marker on disk (signer marker 3: the second rotation's key). A failed check fails the scenario. Values are JSON (3, true, null, \"text\"), fingerprint(<machine>) for that machine's fingerprint, or bare words.",
     remote: "ok",
     perMachine: true,
     parse: parseExpect,
