@@ -91,6 +91,9 @@ export interface OfflineActivationHeader {
   alg: "EdDSA";
   typ: typeof OFFLINE_ACTIVATION_TYP;
   kid: string;
+  /** The root's certificate of `kid` when it is a rotated key (decision 0049), so a machine that never
+   * went online verifies the response with only the root key it was built with. */
+  crt?: string;
 }
 
 /**
@@ -118,8 +121,17 @@ export const formatMacBlock = (label: OfflineLabel, segment: string, mac: Uint8A
   armor(label, `${segment}.${encodeBase64url(mac)}`);
 
 /** The response's signing input, members in a fixed order. */
-export function encodeOfflineResponseSigningInput(keyId: string, c: OfflineActivationClaims): string {
-  const header: OfflineActivationHeader = { alg: "EdDSA", typ: OFFLINE_ACTIVATION_TYP, kid: keyId };
+export function encodeOfflineResponseSigningInput(
+  keyId: string,
+  c: OfflineActivationClaims,
+  certificate: string | null = null,
+): string {
+  const header: OfflineActivationHeader = {
+    alg: "EdDSA",
+    typ: OFFLINE_ACTIVATION_TYP,
+    kid: keyId,
+    ...(certificate === null ? {} : { crt: certificate }),
+  };
   const claims = { lid: c.lid, aid: c.aid, fp: c.fp, nonce: c.nonce, iat: c.iat, exp: c.exp };
   return `${encodeBase64url(JSON.stringify(header))}.${encodeBase64url(JSON.stringify(claims))}`;
 }
@@ -243,6 +255,7 @@ export function parseOfflineResponse(text: string): Parsed<{
     header.alg === "EdDSA" &&
     header.typ === OFFLINE_ACTIVATION_TYP &&
     isUuid(header.kid) &&
+    (header.crt === undefined || isText(header.crt, 4096)) &&
     !("crit" in header) &&
     isUuid(raw.lid) &&
     isUuid(raw.aid) &&
@@ -261,7 +274,12 @@ export function parseOfflineResponse(text: string): Parsed<{
   } as OfflineActivationClaims;
   return {
     ok: true,
-    header: { alg: "EdDSA", typ: OFFLINE_ACTIVATION_TYP, kid: header.kid as string },
+    header: {
+      alg: "EdDSA",
+      typ: OFFLINE_ACTIVATION_TYP,
+      kid: header.kid as string,
+      ...(header.crt === undefined ? {} : { crt: header.crt as string }),
+    },
     claims,
     signingInput: `${h}.${c}`,
     signature,

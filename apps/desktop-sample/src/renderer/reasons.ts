@@ -21,4 +21,5 @@ export const REASON_LABELS: Record<StatusReason, string> = {
   reactivated: "Activated again",
   "offline-activated": "Activated without internet",
   "offline-expired": "The activation without internet has ended",
+  revoked: "The license was revoked (a signed revocation from the vendor)",
 };

@@ -13,7 +13,7 @@ import {
   type OfflineDeactivationReceipt,
   type OfflineLabel,
 } from "@licensing/protocol";
-import { signedByTrusted, trustedKeys } from "../crypto/key-chain.ts";
+import { addCertificate, signedByTrusted, trustedKeys } from "../crypto/key-chain.ts";
 import type { VerificationKeys } from "../crypto/verify.ts";
 import { hmacSha256 } from "../crypto/web-crypto.ts";
 
@@ -60,8 +60,12 @@ export async function checkCertificate(
   const parsed = parseOfflineResponse(text);
   if (!parsed.ok) return { ok: false, problem: "malformed" };
   // Signed by a configured key, or by a rotated key the client holds a certificate of (decision 0049).
+  const trusted = keys instanceof Uint8Array ? trustedKeys(keys) : keys;
+  // A response signed by a rotated key carries the root's certificate of it; one no configured key
+  // signed is ignored, and the signature check below then fails.
+  if (parsed.header.crt !== undefined) await addCertificate(trusted, parsed.header.crt);
   const signed = await signedByTrusted(
-    keys instanceof Uint8Array ? trustedKeys(keys) : keys,
+    trusted,
     parsed.header.kid,
     parsed.claims.iat,
     parsed.signature,

@@ -22,7 +22,8 @@ import type { Deps } from "../deps.ts";
 import { AppError, fail } from "../errors.ts";
 import { loadLicense } from "../licenses/load.ts";
 import { effectiveStatus } from "../licenses/mappers.ts";
-import { activeSigningKey, signerFor } from "../templates/signing-keys.ts";
+import { documentSigner } from "../templates/key-chain.ts";
+import { activeSigningKey } from "../templates/signing-keys.ts";
 import { activateLocked } from "./activate-locked.ts";
 import type { MachineRequest } from "./activate.ts";
 import { deactivateActivations } from "./deactivate-activations.ts";
@@ -84,7 +85,8 @@ export async function activateOffline(
       iat: unixSeconds(deps.clock.now()),
       exp: unixSeconds(expiresAt),
     },
-    signerFor(deps, key),
+    // A rotated key carries its certificate: the machine trusts only the root it was built with.
+    await documentSigner(deps, deps.db, key),
   );
   return { activationId, response };
 }

@@ -20,8 +20,11 @@ export function offlineMacMatches(licenseKey: string, macInput: string, mac: Uin
 }
 
 /** The armored offline activation response: a JWS (EdDSA, typ license-activation+jwt) by `signer`. */
-export function signOfflineResponse(claims: OfflineActivationClaims, signer: TokenSigner): string {
-  const signingInput = encodeOfflineResponseSigningInput(signer.keyId, claims);
+export function signOfflineResponse(
+  claims: OfflineActivationClaims,
+  signer: TokenSigner & { certificate?: string | null },
+): string {
+  const signingInput = encodeOfflineResponseSigningInput(signer.keyId, claims, signer.certificate ?? null);
   return formatOfflineResponse(signingInput, signEd25519(signer.privateKey, signingInput));
 }
 
