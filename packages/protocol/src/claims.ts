@@ -17,6 +17,13 @@ export type HwBindingMode = (typeof HW_BINDING_MODES)[number];
 export const FINGERPRINT_MATCH_MODES = ["exact", "strict", "fuzzy", "loose"] as const;
 export type FingerprintMatchMode = (typeof FINGERPRINT_MATCH_MODES)[number];
 
+/**
+ * How a license's seats are counted (decision 0048): `nodeLocked`, a seat per activated machine; `floating`,
+ * a seat per live lease, activations registering machines without taking one.
+ */
+export const SEAT_MODELS = ["nodeLocked", "floating"] as const;
+export type SeatModel = (typeof SEAT_MODELS)[number];
+
 /** The config a token carries: a features array and a limits object, plus what the template adds. */
 export interface TokenConfig {
   [key: string]: unknown;
@@ -54,6 +61,12 @@ export interface TokenClaims {
   hw: { mode: HwBindingMode; fp: string | null };
   /** The license's fingerprint matching; absent in tokens signed before it existed (read as `fuzzy`). */
   fm?: FingerprintMatchMode;
+  /** The seat model; absent in tokens signed before it existed (read as `nodeLocked`). */
+  sm?: SeatModel;
+  /** Lease length in seconds (a floating license's leases). */
+  ls?: number;
+  /** How many days ahead a lease may be borrowed; 0: no borrowing. */
+  mb?: number;
   cfg: TokenConfig;
 }
 
@@ -66,5 +79,23 @@ export interface MarkerPayload {
   fp: string | null;
   iat: number;
   /** Issue time plus the license's offline days. */
+  exp: number;
+}
+
+/**
+ * The lease token's payload (decision 0048); times are unix seconds. `typ` tells it from an offline
+ * marker, which it otherwise resembles: the marker parsers refuse a payload carrying `typ`.
+ */
+export interface LeaseTokenPayload {
+  [key: string]: unknown;
+  typ: "lease";
+  /** Lease id. */
+  lsid: string;
+  lid: string;
+  /** Activation id. */
+  aid: string;
+  fp: string | null;
+  iat: number;
+  /** The lease's expiresAt. */
   exp: number;
 }

@@ -1,4 +1,5 @@
-import { HW_BINDING_MODES, type HwBindingMode } from "./claims.ts";
+import { FINGERPRINT_MATCH_MODES, HW_BINDING_MODES, SEAT_MODELS, type HwBindingMode } from "./claims.ts";
+import type { ParsedLeaseToken } from "./lease-token.ts";
 import type { MarkerParseFailure, ParsedMarker } from "./marker.ts";
 import { decodeMarkerSegments, decodeTokenSegments } from "./segments.ts";
 import type { ParsedToken, TokenParseFailure } from "./token.ts";
@@ -6,7 +7,8 @@ import type { ParsedToken, TokenParseFailure } from "./token.ts";
 /**
  * `parseToken` and `parseMarker` without zod, for bundles that count their bytes (the SDK's core entry
  * stays under 15 kB min+gzip; zod's runtime alone is about 7 kB). They accept and return exactly what the
- * zod schemas of token.ts and marker.ts do: `decode.test.ts` holds the two to each other, field by field.
+ * zod schemas of token.ts, marker.ts and lease-token.ts do: `decode.test.ts` holds the two to each other,
+ * field by field.
  * Types only are imported from those modules (values from claims.ts, which has no zod), so importing this
  * one brings no zod into a bundle.
  */
@@ -15,12 +17,17 @@ import type { ParsedToken, TokenParseFailure } from "./token.ts";
 const UUID =
   /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/;
 const HW_MODES: readonly unknown[] = HW_BINDING_MODES;
+const MATCH_MODES: readonly unknown[] = FINGERPRINT_MATCH_MODES;
+const SEAT_MODEL_VALUES: readonly unknown[] = SEAT_MODELS;
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 const isUuid = (v: unknown) => typeof v === "string" && UUID.test(v);
 const isUnixSeconds = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
 const isString = (v: unknown) => typeof v === "string";
+const isIntAtLeast = (v: unknown, min: number) => Number.isSafeInteger(v) && (v as number) >= min;
+/** An optional claim: absent (a key with the value undefined cannot come from JSON), or valid. */
+const optional = (raw: Json, key: string, valid: (v: unknown) => boolean) => !(key in raw) || valid(raw[key]);
 
 function tokenHeader(raw: Json) {
   return raw.alg === "EdDSA" && raw.typ === "JWT" && isUuid(raw.kid) && !("crit" in raw)
@@ -47,7 +54,11 @@ function tokenClaims(raw: Json): ParsedToken["claims"] | null {
     isObject(cfg) &&
     Array.isArray(cfg.features) &&
     cfg.features.every(isString) &&
-    isObject(cfg.limits);
+    isObject(cfg.limits) &&
+    optional(raw, "fm", (v) => MATCH_MODES.includes(v)) &&
+    optional(raw, "sm", (v) => SEAT_MODEL_VALUES.includes(v)) &&
+    optional(raw, "ls", (v) => isIntAtLeast(v, 1)) &&
+    optional(raw, "mb", (v) => isIntAtLeast(v, 0));
   if (!valid) return null;
   // z.object (hw) keeps only its own keys; the loose objects keep everything.
   const { mode, fp } = hw as { mode: HwBindingMode; fp: string | null };
@@ -76,6 +87,7 @@ export function decodeMarker(
   if (!decoded) return { ok: false, reason: "malformed" };
   const { raw, signingInput, signature } = decoded;
   const valid =
+    !("typ" in raw) &&
     isUuid(raw.lid) &&
     isUuid(raw.aid) &&
     (raw.fp === null || isString(raw.fp)) &&
@@ -83,4 +95,23 @@ export function decodeMarker(
     isUnixSeconds(raw.exp);
   if (!valid) return { ok: false, reason: "invalid_payload" };
   return { ok: true, marker: { payload: raw as ParsedMarker["payload"], signingInput, signature } };
+}
+
+/** `parseLeaseToken` without zod: splits and decodes a lease token without verifying it. */
+export function decodeLeaseToken(
+  token: string,
+): { ok: true; lease: ParsedLeaseToken } | { ok: false; reason: MarkerParseFailure } {
+  const decoded = decodeMarkerSegments(token);
+  if (!decoded) return { ok: false, reason: "malformed" };
+  const { raw, signingInput, signature } = decoded;
+  const valid =
+    raw.typ === "lease" &&
+    isUuid(raw.lsid) &&
+    isUuid(raw.lid) &&
+    isUuid(raw.aid) &&
+    (raw.fp === null || isString(raw.fp)) &&
+    isUnixSeconds(raw.iat) &&
+    isUnixSeconds(raw.exp);
+  if (!valid) return { ok: false, reason: "invalid_payload" };
+  return { ok: true, lease: { payload: raw as ParsedLeaseToken["payload"], signingInput, signature } };
 }

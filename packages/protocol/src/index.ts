@@ -18,9 +18,12 @@ export {
 export {
   FINGERPRINT_MATCH_MODES,
   HW_BINDING_MODES,
+  SEAT_MODELS,
   type FingerprintMatchMode,
   type HwBindingMode,
+  type LeaseTokenPayload,
   type MarkerPayload,
+  type SeatModel,
   type TokenClaims,
   type TokenConfig,
   type TokenHeader,
@@ -41,7 +44,13 @@ export {
   type MarkerParseFailure,
   type ParsedMarker,
 } from "./marker.ts";
-export { decodeMarker, decodeToken } from "./decode.ts";
+export {
+  LeaseTokenPayloadSchema,
+  encodeLeaseTokenBody,
+  parseLeaseToken,
+  type ParsedLeaseToken,
+} from "./lease-token.ts";
+export { decodeLeaseToken, decodeMarker, decodeToken } from "./decode.ts";
 export {
   SIGNATURE_HEADERS,
   SIGNATURE_WINDOW_SECONDS,

@@ -9,13 +9,16 @@ import { decodeMarkerSegments } from "./segments.ts";
  * the signature Ed25519 over the ASCII of the first segment, by the key that signed the license token.
  * A JWS signing input always holds a `.` and a marker's never does, so neither passes as the other.
  */
-export const MarkerPayloadSchema = z.looseObject({
-  lid: z.uuid(),
-  aid: described(z.uuid(), "Activation id"),
-  fp: z.nullable(z.string()),
-  iat: z.int().check(z.minimum(0)),
-  exp: described(z.int().check(z.minimum(0)), "Issue time plus the license's offline days"),
-});
+export const MarkerPayloadSchema = z
+  .looseObject({
+    lid: z.uuid(),
+    aid: described(z.uuid(), "Activation id"),
+    fp: z.nullable(z.string()),
+    iat: z.int().check(z.minimum(0)),
+    exp: described(z.int().check(z.minimum(0)), "Issue time plus the license's offline days"),
+  })
+  // A payload with `typ` is another format signed the same way (a lease token), never a marker.
+  .check(z.refine((payload) => !("typ" in payload), { message: "a marker carries no typ" }));
 
 /** The marker's first segment, members in a fixed order: what is signed. */
 export const encodeMarkerBody = (payload: MarkerPayload): string =>

@@ -1,6 +1,12 @@
 import * as z from "zod/mini";
 import { encodeBase64url } from "./base64url.ts";
-import { FINGERPRINT_MATCH_MODES, HW_BINDING_MODES, type TokenClaims, type TokenHeader } from "./claims.ts";
+import {
+  FINGERPRINT_MATCH_MODES,
+  HW_BINDING_MODES,
+  SEAT_MODELS,
+  type TokenClaims,
+  type TokenHeader,
+} from "./claims.ts";
 import { described } from "./described.ts";
 import { decodeTokenSegments } from "./segments.ts";
 
@@ -31,6 +37,9 @@ export const TokenClaimsSchema = z.looseObject({
   trial: z.boolean(),
   hw: z.object({ mode: z.enum(HW_BINDING_MODES), fp: z.nullable(z.string()) }),
   fm: z.optional(described(z.enum(FINGERPRINT_MATCH_MODES), "Fingerprint matching of the license")),
+  sm: z.optional(described(z.enum(SEAT_MODELS), "Seat model of the license")),
+  ls: z.optional(described(z.int().check(z.minimum(1)), "Lease length in seconds")),
+  mb: z.optional(described(z.int().check(z.minimum(0)), "How many days ahead a lease may be borrowed")),
   cfg: TokenConfigSchema,
 });
 
@@ -52,6 +61,9 @@ export function encodeTokenSigningInput(keyId: string, claims: TokenClaims): str
     trial: claims.trial,
     hw: { mode: claims.hw.mode, fp: claims.hw.fp },
     ...(claims.fm === undefined ? {} : { fm: claims.fm }),
+    ...(claims.sm === undefined ? {} : { sm: claims.sm }),
+    ...(claims.ls === undefined ? {} : { ls: claims.ls }),
+    ...(claims.mb === undefined ? {} : { mb: claims.mb }),
     cfg: claims.cfg,
   };
   return `${encodeBase64url(JSON.stringify(header))}.${encodeBase64url(JSON.stringify(payload))}`;
