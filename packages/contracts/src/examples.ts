@@ -18,6 +18,10 @@ export const example = {
   /** The offline marker of vectors/marker.json. */
   marker:
     "eyJsaWQiOiIzZjFkMmM0Yi02YTdlLTRmODAtOWIxYy0yZDNlNGY1YTZiN2MiLCJhaWQiOiJiNWUwYzFkMi0zZTRmLTRhNWItOGM2ZC03ZThmOWEwYjFjMmQiLCJmcCI6IjlmMmPigKZtYWNoaW5lIiwiaWF0IjoxNzkwMDg2NDAwLCJleHAiOjE3OTA2OTEyMDB9.-99J_4qTVegiP4q7fWXe5_-aHMKXdNlNDL4Yc6Jn3DWSCoYyTN9TZ5IBCwDj6X3vEO4S7rQGNVXJGyQX99GKAQ",
+  /** The lease of vectors/lease-token.json, and its token. */
+  leaseId: "d4c3b2a1-9f8e-4d7c-8b6a-5f4e3d2c1b0a",
+  leaseToken:
+    "eyJ0eXAiOiJsZWFzZSIsImxzaWQiOiJkNGMzYjJhMS05ZjhlLTRkN2MtOGI2YS01ZjRlM2QyYzFiMGEiLCJsaWQiOiI2YTJmOWMxZS00YjdkLTRlM2EtOGY1Yy0wZDFlMmYzYTRiNWMiLCJhaWQiOiJlMWYyYTNiNC1jNWQ2LTRlN2YtOGE5Yi0wYzFkMmUzZjRhNWIiLCJmcCI6IjVlMWbigKZ3b3Jrc3RhdGlvbiIsImlhdCI6MTc5MDA4NjQwMCwiZXhwIjoxNzkwMDg3MzAwfQ.lt_hrMKzYfsQXDgVn--m7Y7uB8gZ6N_7MxpSzCI922NZHmhpqRAyZz_TJK3yxkJ5k3Qb2N6TqJM144DybQDwBQ",
   publicKeyHex: "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a",
   fingerprint: "4f9a1c7e2b8d3f6a0c5e9b1d7a3f8c2e6b0d4a9f1c5e8b2d7a3f6c0e9b4d1a8f",
   machineName: "DESIGN-LAPTOP-07",

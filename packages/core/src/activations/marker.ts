@@ -18,8 +18,7 @@ export interface MarkerSubject {
  * signed with the key that signed the license token, so the SDK verifies it with the key it has.
  */
 export async function issueMarker(deps: Deps, executor: Executor, subject: MarkerSubject): Promise<string> {
-  const privateKey =
-    deps.signingKeys.cached(subject.signingKeyId) ?? (await loadKey(deps, executor, subject.signingKeyId));
+  const privateKey = await licensePrivateKey(deps, executor, subject.signingKeyId);
   const now = deps.clock.now();
   return signMarker(
     {
@@ -31,6 +30,11 @@ export async function issueMarker(deps: Deps, executor: Executor, subject: Marke
     },
     privateKey,
   );
+}
+
+/** The private key that signed a license's token (it signs the license's markers and lease tokens too). */
+export async function licensePrivateKey(deps: Deps, executor: Executor, keyId: string) {
+  return deps.signingKeys.cached(keyId) ?? (await loadKey(deps, executor, keyId));
 }
 
 async function loadKey(deps: Deps, executor: Executor, keyId: string) {

@@ -6,7 +6,7 @@ import {
   type TemplateRow,
   type TemplateVersionRow,
 } from "@licensing/db";
-import type { FingerprintMatch, HwBinding } from "@licensing/contracts";
+import type { FingerprintMatch, HwBinding, SeatModel } from "@licensing/contracts";
 import { DAY } from "../clock.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
@@ -44,6 +44,9 @@ export interface IssueTermsInput {
   /** Absent: the template's; null: no limit. */
   maxNewDevicesPerWindow?: number | null | undefined;
   newDeviceWindowDays?: number | null | undefined;
+  seatModel?: SeatModel | null | undefined;
+  leaseSeconds?: number | null | undefined;
+  maxBorrowDays?: number | null | undefined;
 }
 
 export interface IssueTerms {
@@ -55,11 +58,14 @@ export interface IssueTerms {
   fingerprintMatch: FingerprintMatch;
   maxNewDevicesPerWindow: number | null;
   newDeviceWindowDays: number;
+  seatModel: SeatModel;
+  leaseSeconds: number;
+  maxBorrowDays: number;
 }
 
 /**
  * The spec's issue rules 1–3 (§4): expiry defaults, offlineDays clamping, binding defaults; and the
- * device terms, the request's or else the template's.
+ * device and seat terms, the request's or else the template's.
  */
 export function resolveIssueTerms(deps: Deps, template: TemplateRow, input: IssueTermsInput): IssueTerms {
   const now = deps.clock.now();
@@ -82,13 +88,16 @@ export function resolveIssueTerms(deps: Deps, template: TemplateRow, input: Issu
     isTrial: input.isTrial,
     hwBinding,
     hwFingerprint,
-    // The device terms are the license's from now on: a later template edit does not change them.
+    // The device and seat terms are the license's from now on: a later template edit does not change them.
     fingerprintMatch: input.fingerprintMatch ?? template.fingerprintMatch,
     maxNewDevicesPerWindow:
       input.maxNewDevicesPerWindow === undefined
         ? template.maxNewDevicesPerWindow
         : input.maxNewDevicesPerWindow,
     newDeviceWindowDays: input.newDeviceWindowDays ?? template.newDeviceWindowDays,
+    seatModel: input.seatModel ?? template.seatModel,
+    leaseSeconds: input.leaseSeconds ?? template.leaseSeconds,
+    maxBorrowDays: input.maxBorrowDays ?? template.maxBorrowDays,
   };
 }
 

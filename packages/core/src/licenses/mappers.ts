@@ -32,6 +32,9 @@ export const toLicenseResponse = (l: LicenseRow, now: Date, deviceBudget: Device
   hwFingerprint: l.hwFingerprint,
   fingerprintMatch: l.fingerprintMatch,
   deviceBudget,
+  seatModel: l.seatModel,
+  leaseSeconds: l.leaseSeconds,
+  maxBorrowDays: l.maxBorrowDays,
 });
 
 /** Licenses as the panel shows them, their device budgets read in one query. */

@@ -1,5 +1,5 @@
 import type { SigningKeyRow } from "@licensing/db";
-import type { FingerprintMatch, HwBinding, LicenseTokenConfig } from "@licensing/contracts";
+import type { FingerprintMatch, HwBinding, LicenseTokenConfig, SeatModel } from "@licensing/contracts";
 import { signLicenseToken, unixSeconds } from "../crypto/license-token.ts";
 import type { Deps } from "../deps.ts";
 import { signerFor } from "../templates/signing-keys.ts";
@@ -15,6 +15,9 @@ export interface TokenContent {
   hwBinding: HwBinding;
   hwFingerprint: string | null;
   fingerprintMatch: FingerprintMatch;
+  seatModel: SeatModel;
+  leaseSeconds: number;
+  maxBorrowDays: number;
   config: LicenseTokenConfig;
 }
 
@@ -33,6 +36,9 @@ export function signLicense(deps: Deps, key: SigningKeyRow, content: TokenConten
       trial: content.isTrial,
       hw: { mode: content.hwBinding, fp: content.hwFingerprint },
       fm: content.fingerprintMatch,
+      sm: content.seatModel,
+      ls: content.leaseSeconds,
+      mb: content.maxBorrowDays,
       cfg: content.config,
     },
     signerFor(deps, key),

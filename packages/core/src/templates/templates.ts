@@ -59,6 +59,9 @@ export async function createTemplate(
           fingerprintMatch: input.fingerprintMatch,
           maxNewDevicesPerWindow: input.maxNewDevicesPerWindow,
           newDeviceWindowDays: input.newDeviceWindowDays,
+          seatModel: input.seatModel,
+          leaseSeconds: input.leaseSeconds,
+          maxBorrowDays: input.maxBorrowDays,
           createdAt: now,
           updatedAt: now,
         })
@@ -100,6 +103,9 @@ export async function updateTemplate(
       ? { maxNewDevicesPerWindow: input.maxNewDevicesPerWindow }
       : {}),
     ...(input.newDeviceWindowDays !== undefined ? { newDeviceWindowDays: input.newDeviceWindowDays } : {}),
+    ...(input.seatModel !== undefined ? { seatModel: input.seatModel } : {}),
+    ...(input.leaseSeconds !== undefined ? { leaseSeconds: input.leaseSeconds } : {}),
+    ...(input.maxBorrowDays !== undefined ? { maxBorrowDays: input.maxBorrowDays } : {}),
   };
   const template = await deps.db.transaction(async (tx) => {
     const current = await loadTemplate(tx, templateId, { forUpdate: true });
