@@ -49,6 +49,10 @@ describe("every declared operation is reachable", () => {
       "client.heartbeat",
       "client.deactivate",
       "client.machines",
+      "client.acquireLease",
+      "client.renewLease",
+      "client.releaseLease",
+      "client.borrowLease",
       "client.publicKey",
       "audit.export",
     ]);

@@ -8,8 +8,8 @@ import { leaseLiveSql } from "./live.ts";
 
 /**
  * The renewal of live leases, the hot path of floating seats, as one prepared statement per batch: each
- * live lease's `expiresAt` moves to `leaseSeconds` from now (cut to the second as `leaseExpiry` does,
- * never past the license's expiry, never earlier than it was, so a borrowed lease keeps its end). It takes
+ * live lease's `expiresAt` moves to `leaseSeconds` from now (as `leaseExpiry` computes it: never past the
+ * license's expiry), never earlier than it was, so a borrowed lease keeps its end. It takes
  * no license lock: a live lease's seat is already counted, and an acquire that counts an expired lease free
  * marks it lapsed first, which this statement then no longer matches.
  */
@@ -28,8 +28,8 @@ function prepareRenewals(db: Db) {
     })
     .as(
       sql`update leases s
-             set expires_at = greatest(s.expires_at, least(
-                   to_timestamp(floor(extract(epoch from ${now})) + l.lease_seconds), l.expires_at))
+             set expires_at = greatest(s.expires_at,
+                   least(${now} + l.lease_seconds * interval '1 second', l.expires_at))
             from licenses l, activations a,
                  unnest(${p("leaseIds")}::uuid[], ${p("licenseKeys")}::text[]) as r(lease_id, license_key)
            where s.id = r.lease_id

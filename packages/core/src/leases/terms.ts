@@ -1,12 +1,11 @@
 import type { LicenseRow } from "@licensing/db";
 
 /**
- * When a lease taken or renewed now expires: `leaseSeconds` ahead, cut to the whole second (so the lease
- * token's `exp` is `expiresAt` exactly), and never past the license's own expiry: an expiring license's
- * leases end with it, with no job to end them.
+ * When a lease taken or renewed now expires: `leaseSeconds` ahead, and never past the license's own
+ * expiry: an expiring license's leases end with it, with no job to end them.
  */
 export function leaseExpiry(license: Pick<LicenseRow, "leaseSeconds" | "expiresAt">, now: Date): Date {
-  const end = new Date(Math.floor(now.getTime() / 1000) * 1000 + license.leaseSeconds * 1000);
+  const end = new Date(now.getTime() + license.leaseSeconds * 1000);
   return end < license.expiresAt ? end : license.expiresAt;
 }
 
