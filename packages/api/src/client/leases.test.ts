@@ -449,8 +449,7 @@ describe("floating licenses' machines", () => {
     });
     expect(third.status).toBe(409);
     expect(third.error.code).toBe("activation.machine_limit_reached");
-    const { machines } = third.error as unknown as { machines: Array<{ machineName: string }> };
-    expect(machines.map((m) => m.machineName).sort()).toEqual(["a", "b"]);
+    expect(third.error.machines!.map((m) => m.machineName).sort()).toEqual(["a", "b"]);
     // A known machine still gets its activation back.
     const known = await client.api.client.activate({
       body: { licenseKey: license.licenseKey, hwFingerprint: "fp-a" },

@@ -5,7 +5,7 @@ import type { AcquireLeaseRequest, LeaseResponse } from "@licensing/contracts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
 import { leaseAnswer, type LeaseSubject } from "./answer.ts";
-import { loadFloatingLicense } from "./license.ts";
+import { loadFloatingLicense, padUnknownKey } from "./license.ts";
 import { failPoolFull, livePool, poolFull, refusePool, type PoolRefusal } from "./pool.ts";
 import { leaseExpiry } from "./terms.ts";
 
@@ -19,15 +19,18 @@ const MAX_RUNS = 3;
  * (decision 0048). An activation that holds a live lease gets it back (`created` false). A full pool is
  * refused with its holders and when the first may free.
  */
-export async function acquireLease(
+export function acquireLease(
   deps: Deps,
   input: AcquireLeaseRequest,
 ): Promise<{ lease: LeaseResponse; created: boolean }> {
-  const startedAt = deps.leases.latency.now();
+  return padUnknownKey(deps, () => acquire(deps, input));
+}
+
+async function acquire(deps: Deps, input: AcquireLeaseRequest) {
   for (let run = 1; ; run++) {
     let outcome: Outcome;
     try {
-      outcome = await deps.db.transaction((tx) => acquireLocked(deps, tx, input, startedAt));
+      outcome = await deps.db.transaction((tx) => acquireLocked(deps, tx, input));
     } catch (error) {
       // A deadlock with a concurrent renewal batch (both lock lease rows), or a second open lease of the
       // activation that the lock should have made impossible: run again from a fresh read.
@@ -36,19 +39,12 @@ export async function acquireLease(
       throw error;
     }
     if ("refused" in outcome) return failPoolFull(outcome.refused, deps.clock.now());
-    const lease = await leaseAnswer(deps, deps.db, outcome.lease);
-    deps.leases.latency.recordSuccess(startedAt);
-    return { lease, created: outcome.created };
+    return { lease: await leaseAnswer(deps, deps.db, outcome.lease), created: outcome.created };
   }
 }
 
-async function acquireLocked(
-  deps: Deps,
-  tx: Tx,
-  input: AcquireLeaseRequest,
-  startedAt: number,
-): Promise<Outcome> {
-  const license = await loadFloatingLicense(deps, tx, input.licenseKey, startedAt, { forUpdate: true });
+async function acquireLocked(deps: Deps, tx: Tx, input: AcquireLeaseRequest): Promise<Outcome> {
+  const license = await loadFloatingLicense(deps, tx, input.licenseKey, { forUpdate: true });
   const a = tables.activations;
   const [activation] = await tx
     .select({ id: a.id, status: a.status, hwFingerprint: a.hwFingerprint })

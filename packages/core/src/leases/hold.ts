@@ -29,20 +29,17 @@ export async function holdLease(
   deps: Deps,
   input: { licenseKey: string; leaseId: string },
   hold: Hold,
-  startedAt: number,
 ): Promise<LeaseResponse> {
   for (let run = 1; ; run++) {
     let outcome: Outcome;
     try {
-      outcome = await deps.db.transaction((tx) => holdLocked(deps, tx, input, hold, startedAt));
+      outcome = await deps.db.transaction((tx) => holdLocked(deps, tx, input, hold));
     } catch (error) {
       if (isDeadlock(error) && run < MAX_RUNS) continue;
       throw error;
     }
     if ("refused" in outcome) return failPoolFull(outcome.refused, deps.clock.now());
-    const answer = await leaseAnswer(deps, deps.db, outcome.lease);
-    deps.leases.latency.recordSuccess(startedAt);
-    return answer;
+    return leaseAnswer(deps, deps.db, outcome.lease);
   }
 }
 
@@ -51,9 +48,8 @@ async function holdLocked(
   tx: Tx,
   input: { licenseKey: string; leaseId: string },
   hold: Hold,
-  startedAt: number,
 ): Promise<Outcome> {
-  const license = await loadFloatingLicense(deps, tx, input.licenseKey, startedAt, { forUpdate: true });
+  const license = await loadFloatingLicense(deps, tx, input.licenseKey, { forUpdate: true });
   if (hold.kind === "borrow" && license.maxBorrowDays === 0) {
     fail("lease.borrow_not_allowed", "The license allows no borrowing (maxBorrowDays is 0)");
   }

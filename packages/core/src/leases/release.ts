@@ -3,16 +3,19 @@ import { tables } from "@licensing/db";
 import type { LeaseRequest } from "@licensing/contracts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
-import { loadFloatingLicense } from "./license.ts";
+import { loadFloatingLicense, padUnknownKey } from "./license.ts";
 
 /**
  * POST /client/leases/release (the HMAC is checked by the caller): the lease ends now and its seat is
  * free; whatever the license's status, and again for a lease released already (idempotent). An expired
  * lease is released too, so it is not brought back by a late renew.
  */
-export async function releaseLease(deps: Deps, input: LeaseRequest): Promise<void> {
-  const startedAt = deps.leases.latency.now();
-  const license = await loadFloatingLicense(deps, deps.db, input.licenseKey, startedAt, { anyStatus: true });
+export function releaseLease(deps: Deps, input: LeaseRequest): Promise<void> {
+  return padUnknownKey(deps, () => release(deps, input));
+}
+
+async function release(deps: Deps, input: LeaseRequest): Promise<void> {
+  const license = await loadFloatingLicense(deps, deps.db, input.licenseKey, { anyStatus: true });
   const s = tables.leases;
   const released = await deps.db
     .update(s)
@@ -27,7 +30,6 @@ export async function releaseLease(deps: Deps, input: LeaseRequest): Promise<voi
       ),
     )
     .returning({ id: s.id });
-  deps.leases.latency.recordSuccess(startedAt);
   if (released.length > 0) return;
   const [known] = await deps.db
     .select({ id: s.id })
