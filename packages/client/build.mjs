@@ -27,10 +27,10 @@ await Promise.all([
     // The protocol's types (a token's claims, a marker's payload) are written into the declarations too:
     // reached by this path, and not through node_modules, the protocol's sources count as the package's own.
     dts: { compilerOptions: { paths: { "@licensing/protocol": ["../protocol/src/index.ts"] } } },
-    external: ["@noble/ed25519"],
+    external: ["@noble/ed25519", "qr"],
   }),
   // @noble/ed25519 is ESM only: bundled into the CommonJS build, `require` works on every Node and Electron.
-  build({ ...shared, format: ["cjs"], noExternal: [...shared.noExternal, "@noble/ed25519"] }),
+  build({ ...shared, format: ["cjs"], noExternal: [...shared.noExternal, "@noble/ed25519", "qr"] }),
 ]);
 // The declarations hold named exports only, so one file serves `import` and `require` alike.
 await Promise.all(

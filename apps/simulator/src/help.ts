@@ -1,3 +1,4 @@
+import { COMPONENT_KINDS } from "./runtime/machine.ts";
 import { STEP_SPECS } from "./scenario/steps.ts";
 
 const wrap = (text: string, indent: number, width = 100) => {
@@ -52,9 +53,10 @@ A scenario file (YAML):
   name: Offline until the marker expires, then grace       # required
   description: …                                            # optional
   start: 2026-01-01T00:00:00Z     # the shared clock's start (in-process server only)
-  machine: sim-machine-a          # this machine's fingerprint
+  machine: sim-machine-a          # the machine the program runs on; its hardware derives from the name
+  fingerprintVersion: 2           # the SDK option (1 or 2); default the SDK's choice
   heartbeatInterval: 15m          # the server's heartbeat interval (in-process server only)
-  deactivateOnDispose: true       # the SDK option used by stop and restart
+  deactivateOnDispose: true       # the SDK option used by stop and restart (false: a changed machine can heal)
   license:                        # issued by an Admin and downloaded before the first step
     offlineDays: 7                # the marker's lifetime
     validFor: 365d                # the token's hard expiry, from the start
@@ -63,6 +65,9 @@ A scenario file (YAML):
     features: [export]
     limits: { maxSeats: 3 }
     config: {}                    # further members of the license's config
+    fingerprintMatch: fuzzy       # exact | strict | fuzzy | loose (default the template's)
+    maxNewDevicesPerWindow: 3     # the device budget (default none)
+    newDeviceWindowDays: 30
   steps:                          # one line each, in order
     - start
     - offline
@@ -70,6 +75,9 @@ A scenario file (YAML):
     - expect status Active
 
 Durations: 3d, 90m, 45s, 500ms, 1w, and sums such as 1d12h, 24h+1s, 7d-1s. Quote a step that holds ": " or " #".
+Machines are named (office-pc); the SDK reads the simulated machine's fingerprint sources and computes the
+fingerprint and components from them, once per start. Components:
+  ${COMPONENT_KINDS.join(", ")}.
 The timeline shows for each step the scenario time (T+…), the true time (UTC), the client's status and
 reason afterwards, and what happened; status changes while time passes show as ↳ rows.
 

@@ -2,7 +2,7 @@
  * `@licensing/client/core`: the client library without Node built-ins, for browsers, Electron renderers and
  * other runtimes with WebCrypto and fetch. Bring a `LicenseStorage` and a fingerprint.
  */
-export { LicenseClientCore } from "./client/license-client-core.ts";
+export { LicenseClientCore, OfflineActivationError } from "./client/license-client-core.ts";
 export type {
   ClientStatusDetails,
   LicenseClientCoreOptions,
@@ -19,7 +19,13 @@ export {
   type TrustedMarker,
 } from "./client/local-license.ts";
 export { inspectLicense, type LicenseInspection } from "./client/inspect.ts";
-export { parseState, serializeState, type ClientState, type FingerprintVersion } from "./client/state.ts";
+export {
+  parseState,
+  serializeState,
+  type ClientState,
+  type FingerprintVersion,
+  type PendingOffline,
+} from "./client/state.ts";
 export { hashComponents, type ComponentValues } from "./client/components.ts";
 export { valueAtPath } from "./client/config-path.ts";
 export type { ConfigPath, ConfigValue, FeatureOf } from "./client/config-types.ts";
@@ -40,9 +46,13 @@ export {
   toPublicKey,
   verifyLicenseToken,
   verifyMarker,
+  verifyRevocation,
+  verifyRevocationList,
   type PublicKeyInput,
   type TokenVerification,
+  type VerificationKeys,
 } from "./crypto/verify.ts";
+export { addCertificate, trustedKeys, type TrustedKeys } from "./crypto/key-chain.ts";
 export {
   checkLicenseFile,
   parseLicenseFile,
@@ -51,6 +61,7 @@ export {
   type VerifiedLicense,
 } from "./license/license-file.ts";
 export { checkMarker, type MarkerOwner, type MarkerProblem } from "./license/marker-check.ts";
+export type { CertificateProblem, TrustedCertificate } from "./license/offline-certificate.ts";
 // A product's key field reads a pasted key as the server does.
 export { isLicenseKey, normalizeLicenseKey } from "@licensing/protocol";
 export {

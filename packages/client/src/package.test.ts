@@ -196,7 +196,8 @@ describe("npm pack of @licensing/client, installed into an empty project", () =>
     expect(manifest.version).toBe("1.0.0");
     expect(manifest.license).toBe("Apache-2.0");
     expect(await readFile(join(installed, "LICENSE"), "utf8")).toContain("Apache License");
-    expect(Object.keys(manifest.dependencies)).toEqual(["@noble/ed25519"]);
+    // Both small, dependency-free and without install scripts: Ed25519, and the offline request's QR code.
+    expect(Object.keys(manifest.dependencies)).toEqual(["@noble/ed25519", "qr"]);
     // Every file `exports` names is in the package (the workspace's `@licensing/source` aside).
     const targets = (entry: unknown): string[] =>
       typeof entry === "string"

@@ -22,6 +22,11 @@ export interface SdkTestServer {
   app: TestApp;
   /** The licensed company's Admin, through a personal access token (moving the clock ends no session). */
   admin: TestClient;
+  /**
+   * The bootstrap operator, signed in (templates, signing keys): a session, which ends after 7 days of
+   * the clock without a request.
+   */
+  operator: TestClient;
   /** The app's manual clock as the SDK reads it. */
   clock: () => number;
   /** Issues a license and writes its downloaded `.lic` into a fresh folder. */
@@ -80,6 +85,7 @@ export async function startSdkTestServer(): Promise<SdkTestServer> {
   return {
     app,
     admin,
+    operator,
     clock,
     download: (licenseId, path) => downloadBy(admin, licenseId, path),
     licenseOnDisk: (terms) => issueOnDisk(admin, target, terms),

@@ -3,6 +3,22 @@ import { z } from "zod";
 import { Timestamp, Uuid } from "./common.ts";
 import { example } from "./examples.ts";
 
+/** The certificates that come with a marker (decision 0049); each is present only when it applies. */
+const markerCertificates = {
+  certificate: z
+    .string()
+    .optional()
+    .meta({
+      description:
+        "The root key's certificate (JWS) of the key that signed the marker, whose `kid` names it; present only when that key is not the template's root",
+      examples: [example.certificate],
+    }),
+  licenseCertificate: z.string().optional().meta({
+    description:
+      "When the key that signed the license token was retired: its certificate, now with an end (`exp`), so the program refuses what that key signs afterwards",
+  }),
+};
+
 /** A license key as the client sends it; unknown keys are a 404, so only the size is checked here. */
 const LicenseKey = z
   .string()
@@ -89,6 +105,7 @@ export const ActivateResponse = z
         "True when the machine's fingerprint had changed and its components recognised it: the activation is the machine's earlier one, now with the new fingerprint, and no seat was taken",
       examples: [false],
     }),
+    ...markerCertificates,
   })
   .meta({ id: "ActivateResponse" });
 export type ActivateResponse = z.infer<typeof ActivateResponse>;
@@ -125,6 +142,7 @@ export type ActivationRequest = z.infer<typeof ActivationRequest>;
 export const HeartbeatResponse = z
   .object({
     heartbeatToken: z.string().meta({ description: "Signed offline marker", examples: [example.marker] }),
+    ...markerCertificates,
   })
   .meta({ id: "HeartbeatResponse" });
 export type HeartbeatResponse = z.infer<typeof HeartbeatResponse>;
@@ -139,7 +157,36 @@ export const ClientPublicKeyResponse = z
 
 export const LicenseKeyParams = z.object({ licenseKey: LicenseKey });
 
+/** GET /client/revocations (decision 0049). */
+export const RevocationsQuery = z.object({
+  templateId: Uuid.meta({ examples: [example.templateId] }),
+  since: Timestamp.optional().meta({
+    description: "Only licenses revoked at or after this time; absent: every one",
+  }),
+  cursor: z
+    .string()
+    .max(200)
+    .optional()
+    .meta({ description: "The `next` of the previous page's list, for the page after it" }),
+});
+export type RevocationsQuery = z.infer<typeof RevocationsQuery>;
+
+export const RevocationListResponse = z
+  .object({
+    list: z.string().meta({
+      description:
+        "A JWS (typ revocation-list) signed by the template's Active key, its certificate in the header's `crt`: `{tid, tpl, since, iat, revoked: [{lid, revokedAt}], next}`, at most 10,000 licenses oldest first, `next` the cursor of the following page or null",
+      examples: [example.revocationList],
+    }),
+  })
+  .meta({ id: "RevocationListResponse" });
+export type RevocationListResponse = z.infer<typeof RevocationListResponse>;
+
 export const ActivationStatus = z.enum(["active", "deactivated"]);
+/** `online`: through the client API; `offline`: through the panel, with a request the machine made (0050). */
+export const ACTIVATION_MODES = ["online", "offline"] as const;
+export const ActivationMode = z.enum(ACTIVATION_MODES);
+export type ActivationMode = z.infer<typeof ActivationMode>;
 
 export const ActivationHeal = z
   .object({
@@ -166,6 +213,10 @@ export const ActivationResponse = z
       .nullable()
       .meta({ examples: [example.machineName] }),
     status: ActivationStatus,
+    mode: ActivationMode.meta({
+      description:
+        "`offline`: activated through the panel with a request the machine carried; it holds a certificate and sends no heartbeat",
+    }),
     activatedAt: Timestamp,
     lastHeartbeatAt: Timestamp.nullable(),
     deactivatedAt: Timestamp.nullable(),

@@ -96,6 +96,7 @@ export const errorCatalogue = {
   "idempotency.invalid_key": "Validation",
 
   "license.not_active": "Validation",
+  "license.revoked": "Forbidden",
   "activation.not_found": "NotFound",
   "activation.fingerprint_mismatch": "Validation",
   "activation.fingerprint_required": "Validation",
@@ -109,6 +110,8 @@ export const errorCatalogue = {
   "lease.released": "Gone",
   "lease.borrow_not_allowed": "Forbidden",
   "lease.borrow_too_long": "Validation",
+  "offline.request_invalid": "Validation",
+  "offline.receipt_invalid": "Validation",
   "hmac.missing": "Unauthorized",
   "hmac.malformed": "Unauthorized",
   "hmac.stale": "Unauthorized",
@@ -141,12 +144,17 @@ export const ErrorDetailFields = {
   holders: z.array(LeaseHolder).meta({
     description: "`lease.seats_exhausted`: the machines holding the leases, soonest to expire first",
   }),
+  revocation: z.string().meta({
+    description:
+      '`license.revoked`: the signed revocation (JWS, typ license-revocation: `{lid, status: "Revoked", revokedAt, iat}`) the SDK verifies with the template\'s key and turns into `Revoked`',
+  }),
 };
 export interface ErrorDetailsByCode {
   "activation.device_budget_exhausted": { retryAt: string };
   "activation.seat_limit_reached": { machines: Machine[] };
   "activation.machine_limit_reached": { machines: Machine[] };
   "lease.seats_exhausted": { holders: LeaseHolder[]; retryAt: string };
+  "license.revoked": { revocation: string };
 }
 export type ErrorDetails<C extends ErrorCode> = C extends keyof ErrorDetailsByCode
   ? ErrorDetailsByCode[C]
@@ -164,6 +172,7 @@ export const ErrorResponse = z
     retryAt: ErrorDetailFields.retryAt.optional(),
     machines: ErrorDetailFields.machines.optional(),
     holders: ErrorDetailFields.holders.optional(),
+    revocation: ErrorDetailFields.revocation.optional(),
   })
   .meta({ id: "ErrorResponse", description: "Every error of both contours has this body." });
 export type ErrorResponse = z.infer<typeof ErrorResponse>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ActivationMode } from "./client.ts";
 import { Timestamp, Uuid } from "./common.ts";
 import { HwBinding } from "./license-token.ts";
 
@@ -29,6 +30,7 @@ export const LicenseActivatedData = z.strictObject({
   hwFingerprint: z.string().nullable(),
   machineName: z.string().nullable(),
   clientIp: z.string().nullable(),
+  mode: ActivationMode,
 });
 export const LicenseDeactivatedData = z.strictObject({ ...licenseRef, activationId: Uuid });
 export const LicenseHeartbeatMissedData = z.strictObject({

@@ -9,6 +9,7 @@ export * from "./api-tokens.ts";
 export * from "./audit.ts";
 export * from "./licenses.ts";
 export * from "./client.ts";
+export * from "./offline.ts";
 export * from "./webhooks.ts";
 export * from "./operator-console.ts";
 export * from "./analytics.ts";

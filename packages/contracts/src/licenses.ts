@@ -8,6 +8,7 @@ import {
   MaxNewDevicesPerWindow,
   NewDeviceWindowDays,
   SeatModel,
+  RevocationMode,
 } from "./templates.ts";
 import { HwBinding } from "./license-token.ts";
 import { example } from "./examples.ts";
@@ -46,6 +47,12 @@ const Token = z.string().meta({ description: "JWS compact, EdDSA", examples: [ex
 const PublicKeyHex = z
   .string()
   .meta({ description: "Hex of the raw Ed25519 public key", examples: [example.publicKeyHex] });
+/** The certificate of the key that signed a token, when that key is not the template's root (decision 0049). */
+export const SigningKeyCertificate = z.string().meta({
+  description:
+    "The template's root key's certificate (JWS) of the key that signed the token; present only when that key is not the root, the key programs are built with",
+  examples: [example.certificate],
+});
 
 const CompanyId = Uuid.meta({ examples: [example.companyId] });
 const TemplateId = Uuid.meta({ examples: [example.templateId] });
@@ -64,6 +71,7 @@ const termOverrides = {
   seatModel: SeatModel.nullish().meta({ description: "Absent: the template's" }),
   leaseSeconds: LeaseSeconds.nullish().meta({ description: "Absent: the template's" }),
   maxBorrowDays: MaxBorrowDays.nullish().meta({ description: "Absent: the template's" }),
+  revocation: RevocationMode.nullish().meta({ description: "Absent: the template's" }),
 };
 
 export const IssueLicenseRequest = z
@@ -145,6 +153,7 @@ export const LicenseIssueResponse = z
     licenseKey: LicenseKey,
     token: Token,
     publicKey: PublicKeyHex,
+    certificate: SigningKeyCertificate.optional(),
   })
   .meta({ id: "LicenseIssueResponse" });
 export type LicenseIssueResponse = z.infer<typeof LicenseIssueResponse>;
@@ -221,6 +230,7 @@ export const LicenseResponse = z
       .nullable()
       .meta({ examples: [example.fingerprint] }),
     fingerprintMatch: FingerprintMatch,
+    revocation: RevocationMode,
     deviceBudget: DeviceBudget,
     seatModel: SeatModel,
     leaseSeconds: LeaseSeconds,
@@ -277,6 +287,7 @@ export const LicenseTransferResponse = z
     currentVersion: z.int().meta({ examples: [2] }),
     token: Token,
     publicKey: PublicKeyHex,
+    certificate: SigningKeyCertificate.optional(),
     deactivatedActivations: z.int().meta({ examples: [1] }),
   })
   .meta({ id: "LicenseTransferResponse" });
@@ -288,6 +299,11 @@ export const LicensePublicKeyResponse = z
 
 /** The body of a `.lic` file. */
 export const LicenseFile = z
-  .object({ licenseKey: LicenseKey, token: Token, publicKey: PublicKeyHex })
+  .object({
+    licenseKey: LicenseKey,
+    token: Token,
+    publicKey: PublicKeyHex,
+    certificate: SigningKeyCertificate.optional(),
+  })
   .meta({ id: "LicenseFile" });
 export type LicenseFile = z.infer<typeof LicenseFile>;

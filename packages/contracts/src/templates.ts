@@ -1,4 +1,4 @@
-import { FINGERPRINT_MATCH_MODES, SEAT_MODELS } from "@licensing/protocol";
+import { FINGERPRINT_MATCH_MODES, REVOCATION_MODES, SEAT_MODELS } from "@licensing/protocol";
 import { z } from "zod";
 import { Timestamp, Uuid } from "./common.ts";
 import { example } from "./examples.ts";
@@ -48,6 +48,15 @@ export const FingerprintMatch = z.enum(FINGERPRINT_MATCH_MODES).meta({
 });
 export type FingerprintMatch = z.infer<typeof FingerprintMatch>;
 export const DEFAULT_FINGERPRINT_MATCH: FingerprintMatch = "fuzzy";
+export { MATCH_THRESHOLDS } from "@licensing/protocol";
+
+export const RevocationMode = z.enum(REVOCATION_MODES).meta({
+  description:
+    "How a revocation reaches the license's machines: graceful (the spec's rule 5: the server refuses, markers stop, the offline window runs its course) or immediate (the refusal carries a signed revocation and the SDK reports Revoked at once; the revocation list reaches machines that never go online)",
+  examples: ["graceful"],
+});
+export type RevocationMode = z.infer<typeof RevocationMode>;
+export const DEFAULT_REVOCATION: RevocationMode = "graceful";
 
 /** The device budget's bounds (decision 0047). */
 export const NEW_DEVICE_WINDOW_DAYS = { min: 1, max: 365, default: 30 } as const;
@@ -106,6 +115,7 @@ export const CreateTemplateRequest = z
     seatModel: SeatModel.default(DEFAULT_SEAT_MODEL),
     leaseSeconds: LeaseSeconds.default(LEASE_SECONDS.default),
     maxBorrowDays: MaxBorrowDays.default(MAX_BORROW_DAYS.default),
+    revocation: RevocationMode.default(DEFAULT_REVOCATION),
   })
   .meta({ id: "CreateTemplateRequest" });
 export type CreateTemplateRequest = z.infer<typeof CreateTemplateRequest>;
@@ -123,6 +133,7 @@ export const UpdateTemplateRequest = z
     seatModel: SeatModel.optional(),
     leaseSeconds: LeaseSeconds.optional(),
     maxBorrowDays: MaxBorrowDays.optional(),
+    revocation: RevocationMode.optional().meta({ description: "Licenses already issued keep theirs" }),
   })
   .meta({ id: "UpdateTemplateRequest" });
 export type UpdateTemplateRequest = z.infer<typeof UpdateTemplateRequest>;
@@ -146,6 +157,7 @@ export const LicenseTemplateResponse = z
     seatModel: SeatModel,
     leaseSeconds: LeaseSeconds,
     maxBorrowDays: MaxBorrowDays,
+    revocation: RevocationMode,
     status: TemplateStatus,
     currentVersionId: Uuid.nullable(),
     createdAt: Timestamp,

@@ -59,12 +59,26 @@ export {
 export { signMarker, verifyMarker, type MarkerVerification } from "./crypto/marker.ts";
 export { signLeaseToken, verifyLeaseToken, type LeaseTokenVerification } from "./crypto/lease-token.ts";
 export {
+  signCertificate,
+  signRevocation,
+  signRevocationList,
+  verifyCertificate,
+  verifiesWith,
+  type DocumentSigner,
+} from "./crypto/signed-documents.ts";
+export {
   generateLicenseKey,
   normalizeLicenseKey,
   isLicenseKey,
   LICENSE_KEY_PATTERN,
 } from "./crypto/license-key.ts";
 export { publicKeyFromHex } from "./crypto/ed25519.ts";
+export {
+  offlineMacMatches,
+  signOfflineResponse,
+  verifyOfflineResponse,
+  type OfflineResponseVerification,
+} from "./crypto/offline.ts";
 
 export * as auth from "./auth/index.ts";
 export * as operators from "./operators/index.ts";
@@ -80,4 +94,5 @@ export * as leases from "./leases/index.ts";
 export * as sweepers from "./sweepers/index.ts";
 export * as webhooks from "./webhooks/index.ts";
 export * as analytics from "./analytics/index.ts";
+export * as revocations from "./revocations/index.ts";
 export { findUnstorable, type UnstorableText } from "./validation/storable-text.ts";

@@ -23,6 +23,20 @@ export type FingerprintMatchMode = (typeof FINGERPRINT_MATCH_MODES)[number];
  */
 export const SEAT_MODELS = ["nodeLocked", "floating"] as const;
 export type SeatModel = (typeof SEAT_MODELS)[number];
+/** The least share of a stored machine's components that still recognises it; `exact` never compares them. */
+export const MATCH_THRESHOLDS: Record<Exclude<FingerprintMatchMode, "exact">, number> = {
+  strict: 0.8,
+  fuzzy: 0.6,
+  loose: 0.4,
+};
+
+/**
+ * How a revocation reaches a license's machines (decision 0049): `graceful` (the default) is the spec's
+ * rule 5, the offline window runs its course; `immediate` answers a revoked license's client calls with a
+ * signed revocation the SDK turns into `Revoked` at once.
+ */
+export const REVOCATION_MODES = ["graceful", "immediate"] as const;
+export type RevocationMode = (typeof REVOCATION_MODES)[number];
 
 /** The config a token carries: a features array and a limits object, plus what the template adds. */
 export interface TokenConfig {
@@ -61,6 +75,8 @@ export interface TokenClaims {
   hw: { mode: HwBindingMode; fp: string | null };
   /** The license's fingerprint matching; absent in tokens signed before it existed (read as `fuzzy`). */
   fm?: FingerprintMatchMode;
+  /** The license's revocation mode; absent in tokens signed before it existed (read as `graceful`). */
+  rv?: RevocationMode;
   /** The seat model; absent in tokens signed before it existed (read as `nodeLocked`). */
   sm?: SeatModel;
   /** Lease length in seconds (a floating license's leases). */
@@ -80,6 +96,11 @@ export interface MarkerPayload {
   iat: number;
   /** Issue time plus the license's offline days. */
   exp: number;
+  /**
+   * The signing key, when it is not the template's root key (the key programs are built with): its
+   * certificate comes with the marker (decision 0049).
+   */
+  kid?: string;
 }
 
 /**

@@ -47,6 +47,14 @@ describe("decodeToken, decodeMarker and decodeLeaseToken agree with the zod sche
       ["strict", "nodeLocked"],
     ])
       cases.push(`${header}.${segment({ ...floatingTokenVector.claims, fm, sm })}.${signature}`);
+    // The optional members, valid and not.
+    for (const [key, values] of Object.entries({
+      fm: ["exact", "strict", "fuzzy", "loose", "other", null, 1],
+      rv: ["graceful", "immediate", "eventually", null, true],
+    })) {
+      for (const value of values)
+        cases.push(`${header}.${segment({ ...tokenVector.claims, [key]: value })}.${signature}`);
+    }
     for (const mode of ["none", "fixed", "firstActivation", "other"]) {
       cases.push(
         `${header}.${segment({ ...tokenVector.claims, hw: { mode, fp: null, extra: 1 } })}.${signature}`,
@@ -67,6 +75,8 @@ describe("decodeToken, decodeMarker and decodeLeaseToken agree with the zod sche
     // A marker payload with typ is a lease token's; a lease token without typ "lease" is none.
     markers.push(`${segment({ ...markerVector.payload, typ: "lease" })}.${markerSignature}`);
     markers.push(leaseTokenVector.leaseToken);
+    for (const kid of [tokenVector.keyId, "not-a-uuid", null, 7])
+      markers.push(`${segment({ ...markerVector.payload, kid })}.${markerSignature}`);
     for (const marker of markers) expect(decodeMarker(marker), marker).toEqual(parseMarker(marker));
 
     const leases = [...mutations(leaseTokenVector.payload)].map((p) => `${segment(p)}.${markerSignature}`);

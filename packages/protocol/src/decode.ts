@@ -1,7 +1,14 @@
-import { FINGERPRINT_MATCH_MODES, HW_BINDING_MODES, SEAT_MODELS, type HwBindingMode } from "./claims.ts";
+import {
+  FINGERPRINT_MATCH_MODES,
+  HW_BINDING_MODES,
+  REVOCATION_MODES,
+  SEAT_MODELS,
+  type HwBindingMode,
+} from "./claims.ts";
 import type { ParsedLeaseToken } from "./lease-token.ts";
 import type { MarkerParseFailure, ParsedMarker } from "./marker.ts";
 import { decodeMarkerSegments, decodeTokenSegments } from "./segments.ts";
+import { isUnixSeconds, isUuid } from "./signed-document.ts";
 import type { ParsedToken, TokenParseFailure } from "./token.ts";
 
 /**
@@ -13,20 +20,16 @@ import type { ParsedToken, TokenParseFailure } from "./token.ts";
  * one brings no zod into a bundle.
  */
 
-// zod's z.uuid(): RFC 9562 versions 1 to 8, and the nil and max UUIDs.
-const UUID =
-  /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/;
 const HW_MODES: readonly unknown[] = HW_BINDING_MODES;
-const MATCH_MODES: readonly unknown[] = FINGERPRINT_MATCH_MODES;
-const SEAT_MODEL_VALUES: readonly unknown[] = SEAT_MODELS;
+const FM_MODES: readonly unknown[] = FINGERPRINT_MATCH_MODES;
+const RV_MODES: readonly unknown[] = REVOCATION_MODES;
+const SM_MODES: readonly unknown[] = SEAT_MODELS;
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-const isUuid = (v: unknown) => typeof v === "string" && UUID.test(v);
-const isUnixSeconds = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
 const isString = (v: unknown) => typeof v === "string";
 const isIntAtLeast = (v: unknown, min: number) => Number.isSafeInteger(v) && (v as number) >= min;
-/** An optional claim: absent (a key with the value undefined cannot come from JSON), or valid. */
+/** An optional member: absent (a key with the value undefined cannot come from JSON), or valid. */
 const optional = (raw: Json, key: string, valid: (v: unknown) => boolean) => !(key in raw) || valid(raw[key]);
 
 function tokenHeader(raw: Json) {
@@ -51,14 +54,15 @@ function tokenClaims(raw: Json): ParsedToken["claims"] | null {
     isObject(hw) &&
     HW_MODES.includes(hw.mode) &&
     (hw.fp === null || isString(hw.fp)) &&
+    optional(raw, "fm", (v) => FM_MODES.includes(v)) &&
+    optional(raw, "rv", (v) => RV_MODES.includes(v)) &&
+    optional(raw, "sm", (v) => SM_MODES.includes(v)) &&
+    optional(raw, "ls", (v) => isIntAtLeast(v, 1)) &&
+    optional(raw, "mb", (v) => isIntAtLeast(v, 0)) &&
     isObject(cfg) &&
     Array.isArray(cfg.features) &&
     cfg.features.every(isString) &&
-    isObject(cfg.limits) &&
-    optional(raw, "fm", (v) => MATCH_MODES.includes(v)) &&
-    optional(raw, "sm", (v) => SEAT_MODEL_VALUES.includes(v)) &&
-    optional(raw, "ls", (v) => isIntAtLeast(v, 1)) &&
-    optional(raw, "mb", (v) => isIntAtLeast(v, 0));
+    isObject(cfg.limits);
   if (!valid) return null;
   // z.object (hw) keeps only its own keys; the loose objects keep everything.
   const { mode, fp } = hw as { mode: HwBindingMode; fp: string | null };
@@ -92,7 +96,8 @@ export function decodeMarker(
     isUuid(raw.aid) &&
     (raw.fp === null || isString(raw.fp)) &&
     isUnixSeconds(raw.iat) &&
-    isUnixSeconds(raw.exp);
+    isUnixSeconds(raw.exp) &&
+    optional(raw, "kid", isUuid);
   if (!valid) return { ok: false, reason: "invalid_payload" };
   return { ok: true, marker: { payload: raw as ParsedMarker["payload"], signingInput, signature } };
 }

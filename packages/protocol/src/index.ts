@@ -17,9 +17,12 @@ export {
 } from "./license-key.ts";
 export {
   FINGERPRINT_MATCH_MODES,
+  MATCH_THRESHOLDS,
   HW_BINDING_MODES,
   SEAT_MODELS,
+  REVOCATION_MODES,
   type FingerprintMatchMode,
+  type RevocationMode,
   type HwBindingMode,
   type LeaseTokenPayload,
   type MarkerPayload,
@@ -70,3 +73,52 @@ export {
   componentHashInput,
   type FingerprintComponent,
 } from "./components.ts";
+export {
+  MAX_OFFLINE_REQUEST_CHARS,
+  OFFLINE_ACTIVATION_TYP,
+  OFFLINE_LABELS,
+  OFFLINE_NONCE_PATTERN,
+  armor,
+  encodeOfflineReceiptBody,
+  encodeOfflineRequestBody,
+  encodeOfflineResponseSigningInput,
+  formatMacBlock,
+  formatOfflineResponse,
+  offlineMacInput,
+  parseOfflineReceipt,
+  parseOfflineRequest,
+  parseOfflineResponse,
+  unarmor,
+  type OfflineActivationClaims,
+  type OfflineActivationHeader,
+  type OfflineActivationRequest,
+  type OfflineDeactivationReceipt,
+  type OfflineLabel,
+  type OfflineParseFailure,
+} from "./offline.ts";
+export {
+  DOCUMENT_TYPES,
+  decodeDocument,
+  encodeDocumentSigningInput,
+  type DecodedDocument,
+  type DocumentHeader,
+  type DocumentType,
+} from "./signed-document.ts";
+export {
+  decodeCertificate,
+  encodeCertificateSigningInput,
+  type CertificatePayload,
+  type DecodedCertificate,
+} from "./certificate.ts";
+export {
+  REVOCATION_LIST_PAGE_SIZE,
+  decodeRevocation,
+  decodeRevocationList,
+  encodeRevocationListSigningInput,
+  encodeRevocationSigningInput,
+  type DecodedRevocation,
+  type DecodedRevocationList,
+  type RevocationListPayload,
+  type RevocationPayload,
+  type RevokedLicense,
+} from "./revocation.ts";

@@ -6,7 +6,8 @@ import { decodeMarkerSegments } from "./segments.ts";
 
 /**
  * The offline marker (heartbeatToken, docs/client-protocol.md): `base64url(JSON payload).base64url(signature)`,
- * the signature Ed25519 over the ASCII of the first segment, by the key that signed the license token.
+ * the signature Ed25519 over the ASCII of the first segment, by the key that signed the license token (the
+ * template's Active key once that one is retired); `kid` names the key when it is not the template's root.
  * A JWS signing input always holds a `.` and a marker's never does, so neither passes as the other.
  */
 export const MarkerPayloadSchema = z
@@ -16,6 +17,7 @@ export const MarkerPayloadSchema = z
     fp: z.nullable(z.string()),
     iat: z.int().check(z.minimum(0)),
     exp: described(z.int().check(z.minimum(0)), "Issue time plus the license's offline days"),
+    kid: z.optional(described(z.uuid(), "The signing key, when it is not the template's root key")),
   })
   // A payload with `typ` is another format signed the same way (a lease token), never a marker.
   .check(z.refine((payload) => !("typ" in payload), { message: "a marker carries no typ" }));
@@ -29,6 +31,7 @@ export const encodeMarkerBody = (payload: MarkerPayload): string =>
       fp: payload.fp,
       iat: payload.iat,
       exp: payload.exp,
+      ...(payload.kid === undefined ? {} : { kid: payload.kid }),
     }),
   );
 

@@ -4,6 +4,7 @@ import {
   FINGERPRINT_MATCH_MODES,
   HW_BINDING_MODES,
   SEAT_MODELS,
+  REVOCATION_MODES,
   type TokenClaims,
   type TokenHeader,
 } from "./claims.ts";
@@ -37,6 +38,7 @@ export const TokenClaimsSchema = z.looseObject({
   trial: z.boolean(),
   hw: z.object({ mode: z.enum(HW_BINDING_MODES), fp: z.nullable(z.string()) }),
   fm: z.optional(described(z.enum(FINGERPRINT_MATCH_MODES), "Fingerprint matching of the license")),
+  rv: z.optional(described(z.enum(REVOCATION_MODES), "Revocation mode of the license")),
   sm: z.optional(described(z.enum(SEAT_MODELS), "Seat model of the license")),
   ls: z.optional(described(z.int().check(z.minimum(1)), "Lease length in seconds")),
   mb: z.optional(described(z.int().check(z.minimum(0)), "How many days ahead a lease may be borrowed")),
@@ -61,6 +63,7 @@ export function encodeTokenSigningInput(keyId: string, claims: TokenClaims): str
     trial: claims.trial,
     hw: { mode: claims.hw.mode, fp: claims.hw.fp },
     ...(claims.fm === undefined ? {} : { fm: claims.fm }),
+    ...(claims.rv === undefined ? {} : { rv: claims.rv }),
     ...(claims.sm === undefined ? {} : { sm: claims.sm }),
     ...(claims.ls === undefined ? {} : { ls: claims.ls }),
     ...(claims.mb === undefined ? {} : { mb: claims.mb }),

@@ -10,7 +10,20 @@ import {
   componentHashInput,
   encodeBase64url,
   encodeLeaseTokenBody,
+  encodeOfflineReceiptBody,
+  encodeOfflineRequestBody,
+  encodeOfflineResponseSigningInput,
+  formatMacBlock,
+  formatOfflineResponse,
+  OFFLINE_LABELS,
+  offlineMacInput,
+  type OfflineActivationClaims,
+  type OfflineActivationRequest,
+  type OfflineDeactivationReceipt,
+  encodeCertificateSigningInput,
   encodeMarkerBody,
+  encodeRevocationListSigningInput,
+  encodeRevocationSigningInput,
   encodeTokenSigningInput,
   formatLicenseKey,
   formatSignatureHeader,
@@ -19,6 +32,7 @@ import {
   toHex,
   utf8,
   type LeaseTokenPayload,
+  type CertificatePayload,
   type MarkerPayload,
   type TokenClaims,
 } from "../src/index.ts";
@@ -206,4 +220,168 @@ out("components.json", {
     const input = componentHashInput(claims.lk, kind, value);
     return { kind, value, input, hash: createHash("sha256").update(input).digest("hex") };
   }),
+});
+
+// Air-gapped activation (decision 0050): the machine's seven components, as the SDK hashes them.
+const offlineRequest: OfflineActivationRequest = {
+  lid: claims.lid,
+  fp: "9f2c…machine",
+  components: componentValues.slice(0, 7).map(([kind, value]) => ({
+    kind,
+    hash: createHash("sha256")
+      .update(componentHashInput(claims.lk, kind, value))
+      .digest("hex"),
+  })),
+  machineName: "build-box",
+  nonce: "q0Xb3J7Zr1p9mWcYt2LhSA",
+  iat: 1_790_000_100,
+};
+const macBlock = (label: (typeof OFFLINE_LABELS)["request" | "receipt"], segment: string) => {
+  const macInput = offlineMacInput(label, segment);
+  const mac = createHmac("sha256", claims.lk).update(macInput).digest();
+  return { macInput, macHex: mac.toString("hex"), text: formatMacBlock(label, segment, mac) };
+};
+const requestBody = encodeOfflineRequestBody(offlineRequest);
+const responseClaims: OfflineActivationClaims = {
+  lid: claims.lid,
+  aid: payload.aid,
+  fp: offlineRequest.fp,
+  nonce: offlineRequest.nonce,
+  iat: 1_790_086_400,
+  exp: 1_792_678_400,
+};
+const responseSigningInput = encodeOfflineResponseSigningInput(keyId, responseClaims);
+const receipt: OfflineDeactivationReceipt = {
+  lid: claims.lid,
+  aid: payload.aid,
+  nonce: offlineRequest.nonce,
+  iat: 1_791_000_000,
+};
+const receiptBody = encodeOfflineReceiptBody(receipt);
+out("offline.json", {
+  description:
+    "Air-gapped activation. request and receipt: armored base64url(JSON).base64url(HMAC-SHA256 keyed with the UTF-8 of licenseKey over macInput = label, LF, first segment); response: an armored JWS (EdDSA, typ license-activation+jwt) by the token's key. Bodies are wrapped at 64 characters; every block ends with a line break.",
+  licenseKey: claims.lk,
+  publicKeyHex,
+  keyId,
+  request: { payload: offlineRequest, body: requestBody, ...macBlock(OFFLINE_LABELS.request, requestBody) },
+  response: {
+    claims: responseClaims,
+    header: { alg: "EdDSA", typ: "license-activation+jwt", kid: keyId },
+    text: formatOfflineResponse(responseSigningInput, await ed.signAsync(utf8(responseSigningInput), seed)),
+  },
+  receipt: { payload: receipt, body: receiptBody, ...macBlock(OFFLINE_LABELS.receipt, receiptBody) },
+});
+
+// The key chain (decision 0049): the token's key above is the template's root; two rotations made two more.
+const signed = async (signingInput: string, keySeed: Uint8Array) =>
+  `${signingInput}.${encodeBase64url(await ed.signAsync(utf8(signingInput), keySeed))}`;
+const keyOf = async (id: string, seedHex: string) => {
+  const keySeed = Uint8Array.from(Buffer.from(seedHex, "hex"));
+  return { id, seedHex, seed: keySeed, publicKeyHex: toHex(await ed.getPublicKeyAsync(keySeed)) };
+};
+const second = await keyOf(
+  "8e1f7d4c-3a72-4b66-8d2f-3c9a1f7e4b22",
+  "4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb",
+);
+const third = await keyOf(
+  "9f2a8e5d-4b83-4c77-9e3a-4dab2a8f5c33",
+  "c5aa8df43f9f837bedb7442f31dcb7b166d38535076f094b85ce3a2e0b4458f7",
+);
+const otherRoot = await keyOf(
+  "a03b9f6e-5c94-4d88-8f4b-5ebc3b9a6d44",
+  "f5e5767cf153319517630f226876b86c8160cc583bc013744c6bf255f5cc0ee5",
+);
+const certificate = (root: { id: string; seed: Uint8Array }, payload: CertificatePayload) =>
+  signed(encodeCertificateSigningInput(root.id, payload), root.seed);
+const root = { id: keyId, seed };
+const secondCertificate = {
+  kid: second.id,
+  pub: second.publicKeyHex,
+  iat: 1_790_500_000,
+  nbf: 1_790_500_000,
+};
+const thirdCertificate = { kid: third.id, pub: third.publicKeyHex, iat: 1_791_000_000, nbf: 1_791_000_000 };
+const retiredAt = 1_791_500_000;
+const chainClaims: TokenClaims = { ...claims, iat: 1_791_086_400, fm: "strict", rv: "immediate" };
+const chainTokenInput = encodeTokenSigningInput(third.id, chainClaims);
+const chainMarker: MarkerPayload = { ...payload, iat: 1_791_172_800, exp: 1_791_777_600, kid: third.id };
+const afterRetirement: MarkerPayload = {
+  ...payload,
+  iat: retiredAt,
+  exp: retiredAt + 7 * 86_400,
+  kid: second.id,
+};
+const beforeRetirement: MarkerPayload = {
+  ...payload,
+  iat: retiredAt - 1,
+  exp: retiredAt - 1 + 7 * 86_400,
+  kid: second.id,
+};
+out("key-chain.json", {
+  description:
+    "The key chain: `root` is token.json's key (what programs are built with); `second` and `third` came from two rotations and are certified by the root (a JWS, typ signing-key-certificate). `token` and `marker` are signed by `third` and verify through `certificates.third` with only the root's public key; `secondRetired` ends `second` at its `exp`, so `markerAfterRetirement` (signed at `exp`) is refused and `markerBeforeRetirement` is not; `byOtherRoot` is signed by a key that is not the root and is refused.",
+  root: { keyId, privateKeySeedHex, publicKeyHex },
+  second: { keyId: second.id, privateKeySeedHex: second.seedHex, publicKeyHex: second.publicKeyHex },
+  third: { keyId: third.id, privateKeySeedHex: third.seedHex, publicKeyHex: third.publicKeyHex },
+  otherRoot: {
+    keyId: otherRoot.id,
+    privateKeySeedHex: otherRoot.seedHex,
+    publicKeyHex: otherRoot.publicKeyHex,
+  },
+  certificatePayloads: {
+    second: secondCertificate,
+    third: thirdCertificate,
+    secondRetired: { ...secondCertificate, iat: retiredAt, exp: retiredAt },
+  },
+  certificates: {
+    second: await certificate(root, secondCertificate),
+    third: await certificate(root, thirdCertificate),
+    secondRetired: await certificate(root, { ...secondCertificate, iat: retiredAt, exp: retiredAt }),
+    byOtherRoot: await certificate(otherRoot, thirdCertificate),
+  },
+  claims: chainClaims,
+  token: await signed(chainTokenInput, third.seed),
+  markerPayload: chainMarker,
+  marker: await (async () => {
+    const body = encodeMarkerBody(chainMarker);
+    return `${body}.${encodeBase64url(await ed.signAsync(utf8(body), third.seed))}`;
+  })(),
+  markerAfterRetirement: await (async () => {
+    const body = encodeMarkerBody(afterRetirement);
+    return `${body}.${encodeBase64url(await ed.signAsync(utf8(body), second.seed))}`;
+  })(),
+  markerBeforeRetirement: await (async () => {
+    const body = encodeMarkerBody(beforeRetirement);
+    return `${body}.${encodeBase64url(await ed.signAsync(utf8(body), second.seed))}`;
+  })(),
+});
+
+const thirdSigner = { kid: third.id, crt: await certificate(root, thirdCertificate) };
+const revocation = {
+  lid: claims.lid,
+  status: "Revoked" as const,
+  revokedAt: 1_791_200_000,
+  iat: 1_791_200_060,
+};
+const revocationList = {
+  tid: "0f8fad5b-d9cb-469f-a165-70867728950e",
+  tpl: claims.tpl,
+  since: 1_791_000_000,
+  iat: 1_791_300_000,
+  revoked: [
+    { lid: "1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f", revokedAt: 1_791_100_000 },
+    { lid: claims.lid, revokedAt: 1_791_200_000 },
+  ],
+  next: null,
+};
+out("revocation.json", {
+  description:
+    "A license's revocation (the `revocation` of a 403 license.revoked) and a template's revocation list (`list` of GET /client/revocations), both JWS signed by key-chain.json's `third` key, whose certificate rides in the header's `crt`: they verify with only the root's public key.",
+  rootPublicKeyHex: publicKeyHex,
+  signer: thirdSigner,
+  revocationPayload: revocation,
+  revocation: await signed(encodeRevocationSigningInput(thirdSigner, revocation), third.seed),
+  listPayload: revocationList,
+  list: await signed(encodeRevocationListSigningInput(thirdSigner, revocationList), third.seed),
 });

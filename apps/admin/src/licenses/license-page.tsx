@@ -9,6 +9,8 @@ import { StatusBadge } from "../lib/status.tsx";
 import { Field, formatDate, PageHeader, QueryState } from "../lib/ui.tsx";
 import { ActivationsPanel } from "./activations-panel.tsx";
 import { decodeClaims } from "./claims.ts";
+import { DeviceBudgetPanel } from "./device-budget-panel.tsx";
+import { MATCH_MODES } from "./device-terms.ts";
 import { LicenseActionDialog, type LicenseAction } from "./license-actions.tsx";
 import { useLookups } from "./lookups.ts";
 
@@ -91,6 +93,12 @@ export function LicensePage() {
                   {l.hwBinding}
                   {l.hwFingerprint ? ` (${l.hwFingerprint})` : ""}
                 </Field>
+                <Field label="Fingerprint matching">
+                  {MATCH_MODES[l.fingerprintMatch].name}
+                  <Text size="xs" c="dimmed">
+                    {MATCH_MODES[l.fingerprintMatch].accepts}
+                  </Text>
+                </Field>
                 <Field label="Trial">{l.isTrial ? "yes" : "no"}</Field>
                 {l.revokedAt && (
                   <Field label="Revoked">
@@ -116,6 +124,7 @@ export function LicensePage() {
                     {claims.hw.mode}
                     {claims.hw.fp ? ` · ${claims.hw.fp}` : ""}
                   </Field>
+                  <Field label="Fingerprint matching (fm)">{claims.fm ?? "not in the token"}</Field>
                   <Field label="Features">{claims.cfg.features.join(", ") || "none"}</Field>
                   <Field label="Configuration (cfg)">
                     <Code block>{JSON.stringify(claims.cfg, null, 2)}</Code>
@@ -127,6 +136,7 @@ export function LicensePage() {
                 </Text>
               )}
             </Paper>
+            <DeviceBudgetPanel license={l} canReset={can.manageLicenses && live} />
             <ActivationsPanel license={l} canWrite={can.manageLicenses} />
             <Suspense fallback={<Loader aria-label="Loading the heartbeats chart" />}>
               <HeartbeatsChart license={l} />

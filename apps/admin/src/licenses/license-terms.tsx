@@ -1,9 +1,17 @@
-import type { HwBinding, LicenseTemplateResponse } from "@licensing/contracts";
+import { NEW_DEVICE_WINDOW_DAYS, type HwBinding, type LicenseTemplateResponse } from "@licensing/contracts";
 import { Checkbox, NumberInput, Select, TextInput } from "@mantine/core";
 import type { ReactNode } from "react";
+import {
+  describeLimit,
+  deviceTermsRequest,
+  MATCH_DESCRIPTION,
+  matchLabel,
+  matchOptions,
+  type DeviceTerms,
+} from "./device-terms.ts";
 
 /** The terms a new license is issued with, as the issue forms hold them ("" for "the default"). */
-export interface LicenseTerms {
+export interface LicenseTerms extends DeviceTerms {
   expiresOn: string;
   offlineDays: number | "";
   /** "auto": the server's rule (fixed with a fingerprint, none without). */
@@ -16,6 +24,10 @@ export const defaultTerms = (binding: LicenseTerms["binding"]): LicenseTerms => 
   offlineDays: "",
   binding,
   isTrial: false,
+  fingerprintMatch: "template",
+  deviceLimit: "template",
+  maxNewDevices: "",
+  windowDays: "",
 });
 
 /** The API's fields: a date expires at the end of that day (UTC), and an empty field is the default. */
@@ -24,6 +36,7 @@ export const termsRequest = (terms: LicenseTerms) => ({
   offlineDays: terms.offlineDays === "" ? null : terms.offlineDays,
   isTrial: terms.isTrial,
   hwBinding: terms.binding === "auto" ? null : terms.binding,
+  ...deviceTermsRequest(terms),
 });
 
 const BINDING_LABELS: Record<LicenseTerms["binding"], string> = {
@@ -34,7 +47,7 @@ const BINDING_LABELS: Record<LicenseTerms["binding"], string> = {
 };
 
 /**
- * Expiry, offline days, hardware binding and trial, for one license or a batch (`bindings` lists the
+ * Expiry, offline days, hardware binding, fingerprint matching, device budget and trial, for one license or a batch (`bindings` lists the
  * modes the form offers; `fieldError` puts the API's message at its field; `children` stand after the
  * binding, e.g. its fingerprint). Lays out in the caller's grid.
  */
@@ -83,6 +96,61 @@ export function LicenseTermsFields({
         error={fieldError("license.invalid_binding")}
       />
       {children}
+      <Select
+        label="Fingerprint matching"
+        description={MATCH_DESCRIPTION}
+        allowDeselect={false}
+        data={[
+          {
+            value: "template",
+            label: `The template's${template ? `: ${matchLabel(template.fingerprintMatch)}` : ""}`,
+          },
+          ...matchOptions,
+        ]}
+        value={terms.fingerprintMatch}
+        onChange={(v) => v && set({ fingerprintMatch: v as LicenseTerms["fingerprintMatch"] })}
+      />
+      <Select
+        label="New devices"
+        description="How many machines new to the license may activate within the device window"
+        allowDeselect={false}
+        data={[
+          {
+            value: "template",
+            label: `The template's${template ? `: ${describeLimit(template.maxNewDevicesPerWindow, template.newDeviceWindowDays)}` : ""}`,
+          },
+          { value: "none", label: "No limit" },
+          { value: "limit", label: "A limit of its own" },
+        ]}
+        value={terms.deviceLimit}
+        onChange={(v) =>
+          v &&
+          set({
+            deviceLimit: v as LicenseTerms["deviceLimit"],
+            maxNewDevices:
+              terms.maxNewDevices === "" ? (template?.maxNewDevicesPerWindow ?? "") : terms.maxNewDevices,
+          })
+        }
+      />
+      {terms.deviceLimit === "limit" && (
+        <NumberInput
+          label="New devices per window"
+          required
+          min={1}
+          allowDecimal={false}
+          value={terms.maxNewDevices}
+          onChange={(v) => set({ maxNewDevices: typeof v === "number" ? v : "" })}
+        />
+      )}
+      <NumberInput
+        label="Device window (days)"
+        description={`Empty: the template's ${template ? template.newDeviceWindowDays : "window"}`}
+        min={NEW_DEVICE_WINDOW_DAYS.min}
+        max={NEW_DEVICE_WINDOW_DAYS.max}
+        allowDecimal={false}
+        value={terms.windowDays}
+        onChange={(v) => set({ windowDays: typeof v === "number" ? v : "" })}
+      />
       <Checkbox
         label={trialLabel}
         checked={terms.isTrial}

@@ -20,6 +20,8 @@ import { usePermissions } from "../lib/me.ts";
 import { useTRPC } from "../lib/trpc.ts";
 import { StatusBadge } from "../lib/status.tsx";
 import { PageHeader, QueryState } from "../lib/ui.tsx";
+import { templateDeviceRequest, templateDeviceValues } from "../licenses/device-terms.ts";
+import { TemplateDeviceFields } from "./device-fields.tsx";
 import { SigningKeysPanel } from "./signing-keys-panel.tsx";
 import { VersionsPanel } from "./versions-panel.tsx";
 
@@ -73,6 +75,7 @@ function SettingsPanel({ template }: { template: LicenseTemplateResponse }) {
       description: template.description ?? "",
       defaultOfflineDays: template.defaultOfflineDays,
       defaultValidityDays: template.defaultValidityDays,
+      ...templateDeviceValues(template),
     },
   });
   const update = useAction(trpc.templates.update.mutationOptions(), {
@@ -87,7 +90,12 @@ function SettingsPanel({ template }: { template: LicenseTemplateResponse }) {
     <Paper withBorder p="md" maw={640}>
       <form
         onSubmit={form.onSubmit((v) =>
-          update.mutate({ id: template.id, ...v, description: v.description || null }),
+          update.mutate({
+            id: template.id,
+            ...v,
+            description: v.description || null,
+            ...templateDeviceRequest(v),
+          }),
         )}
       >
         <Stack>
@@ -115,6 +123,7 @@ function SettingsPanel({ template }: { template: LicenseTemplateResponse }) {
               {...form.getInputProps("defaultValidityDays")}
             />
           </Group>
+          <TemplateDeviceFields inputProps={form.getInputProps} disabled={!editable} />
           {(update.error ?? archive.error) && (
             <Alert color="red" role="alert">
               {errorMessage(update.error ?? archive.error)}

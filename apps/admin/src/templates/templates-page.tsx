@@ -19,6 +19,8 @@ import { AnchorLink } from "../lib/links.tsx";
 import { usePermissions } from "../lib/me.ts";
 import { useTRPC } from "../lib/trpc.ts";
 import { PageHeader } from "../lib/ui.tsx";
+import { describeLimit, templateDeviceRequest, templateDeviceValues } from "../licenses/device-terms.ts";
+import { TemplateDeviceFields } from "./device-fields.tsx";
 
 export function TemplatesPage() {
   const trpc = useTRPC();
@@ -43,7 +45,7 @@ export function TemplatesPage() {
           query={list}
           label="templates"
           empty={`No ${status.toLowerCase()} template.`}
-          minWidth={560}
+          minWidth={760}
           striped
           columns={[
             {
@@ -57,6 +59,11 @@ export function TemplatesPage() {
             { header: "Product code", cell: (t) => t.productCode },
             { header: "Offline days", cell: (t) => t.defaultOfflineDays },
             { header: "Validity days", cell: (t) => t.defaultValidityDays },
+            { header: "Matching", cell: (t) => t.fingerprintMatch },
+            {
+              header: "New devices",
+              cell: (t) => describeLimit(t.maxNewDevicesPerWindow, t.newDeviceWindowDays),
+            },
             { header: "Versions", cell: (t) => (t.currentVersionId ? <Badge>versioned</Badge> : "none yet") },
           ]}
         />
@@ -76,6 +83,7 @@ function CreateTemplateDialog({ onClose }: { onClose: () => void }) {
       description: "",
       defaultOfflineDays: 7,
       defaultValidityDays: 365,
+      ...templateDeviceValues(),
     },
   });
   const create = useAction(trpc.templates.create.mutationOptions(), {
@@ -90,7 +98,9 @@ function CreateTemplateDialog({ onClose }: { onClose: () => void }) {
       error={codeTaken ? null : create.error}
       submitLabel="Create"
       onClose={onClose}
-      onSubmit={form.onSubmit((v) => create.mutate({ ...v, description: v.description || null }))}
+      onSubmit={form.onSubmit((v) =>
+        create.mutate({ ...v, description: v.description || null, ...templateDeviceRequest(v) }),
+      )}
     >
       <TextInput label="Name" required data-autofocus {...form.getInputProps("name")} />
       <TextInput
@@ -110,6 +120,7 @@ function CreateTemplateDialog({ onClose }: { onClose: () => void }) {
           {...form.getInputProps("defaultValidityDays")}
         />
       </Group>
+      <TemplateDeviceFields inputProps={form.getInputProps} />
     </ActionDialog>
   );
 }

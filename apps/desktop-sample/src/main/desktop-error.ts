@@ -13,6 +13,8 @@ export type DesktopErrorCode =
   | "public_key.unknown"
   | "public_key.unavailable"
   | "server.unreachable"
+  | "seat.unknown"
+  | "seat.not_taken"
   | "qa.disabled"
   | "scenario.unavailable"
   | "scenario.failed";

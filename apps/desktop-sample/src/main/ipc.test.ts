@@ -52,6 +52,8 @@ describe("the IPC handlers", () => {
       [CHANNELS.fetchLicense, ["SVC-…"]],
       [CHANNELS.qaSetNetwork, ["airplane"]],
       [CHANNELS.qaAdvanceClock, ["1d"]],
+      [CHANNELS.freeSeat, ["the office PC"]],
+      [CHANNELS.freeSeat, [{ activationId: "0b8f6c1e-4a2d-4f7b-9c3e-5d1a2b3c4d5e" }]],
     ] as const) {
       expect(await invoke(channel, ...args)).toMatchObject({ ok: false, error: { code: "input.invalid" } });
     }
@@ -63,6 +65,13 @@ describe("the IPC handlers", () => {
       expect(() => handlers.get(CHANNELS.qaSetNetwork)!(event, "offline")).toThrow(/not the app's page/);
     }
     expect(session.view().qa.network).toBe("online");
+  });
+
+  it("a well-formed seat id goes to the session, which frees nothing without a license", async () => {
+    expect(await invoke(CHANNELS.freeSeat, "0b8f6c1e-4a2d-4f7b-9c3e-5d1a2b3c4d5e")).toMatchObject({
+      ok: false,
+      error: { code: "license.not_installed" },
+    });
   });
 
   it("a cancelled file dialog changes nothing; a chosen path goes to the session", async () => {

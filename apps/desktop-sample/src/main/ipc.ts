@@ -19,6 +19,7 @@ export interface MainProcessServices {
 const FetchInput = z.object({ licenseKey: z.string().max(200), url: z.string().max(2000) });
 const Network = z.enum(NETWORK_MODES);
 const Milliseconds = z.number();
+const SeatId = z.uuid();
 
 /** Anything the renderer sends is untrusted: a malformed argument is refused before the session sees it. */
 function parsed<T>(schema: z.ZodType<T>, value: unknown, then: (value: T) => Promise<ActionResult>) {
@@ -66,6 +67,9 @@ export function registerIpc(
   );
   ipc.handle(CHANNELS.deactivate, () => session.deactivate());
   ipc.handle(CHANNELS.heartbeat, () => session.heartbeat());
+  ipc.handle(CHANNELS.freeSeat, (_event, seatId) =>
+    parsed(SeatId, seatId, (value) => session.freeSeat(value)),
+  );
   ipc.handle(CHANNELS.qaSetNetwork, (_event, mode) =>
     parsed(Network, mode, (value) => session.setNetwork(value)),
   );

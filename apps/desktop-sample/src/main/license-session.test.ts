@@ -1,5 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { randomUUID } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { LicenseView } from "../shared/bridge.ts";
@@ -256,5 +257,101 @@ describe("deactivate this machine", () => {
   it("without a license there is nothing to deactivate", async () => {
     const session = await server.session();
     expect(await session.deactivate()).toMatchObject({ ok: false, error: { code: "license.not_installed" } });
+  });
+});
+
+describe("refused activations", () => {
+  const seats = (maxSeats: number) =>
+    JSON.stringify({ features: ["export"], limits: { maxSeats, maxProjects: 5 } });
+
+  it("a full license: the machines are named by seat id, never activation id; only a listed seat can be freed", async () => {
+    const onDisk = await server.licenseFile({ config: seats(1) });
+    const office = await server.otherMachine(onDisk, {
+      hwFingerprint: "machine-o",
+      machineName: "Office PC",
+    });
+    const officeId = office.statusDetails.activationId!;
+    const session = await server.session();
+    expect(await session.installFile(onDisk.path)).toEqual({ ok: true });
+    const view = session.view();
+    expect(view).toMatchObject({
+      status: "Expired",
+      reason: "seat-limit",
+      usable: false,
+      retryAt: null,
+      machines: [
+        { seatId: expect.any(String), name: "Office PC", activatedAt: server.clock(), lastHeartbeatAt: null },
+      ],
+      connection: { activated: false, lastError: { code: "activation.seat_limit_reached" } },
+    });
+    expect(JSON.stringify(view)).not.toContain(officeId);
+    // The same machine keeps its name from view to view.
+    expect(session.view().machines![0]!.seatId).toBe(view.machines![0]!.seatId);
+
+    expect(await session.freeSeat(randomUUID())).toMatchObject({
+      ok: false,
+      error: { code: "seat.unknown" },
+    });
+    await session.setNetwork("offline");
+    expect(await session.freeSeat(view.machines![0]!.seatId)).toMatchObject({
+      ok: false,
+      error: { code: "server.unreachable" },
+    });
+    expect((await server.activations(onDisk.license.id)).map((a) => a.status)).toEqual(["active"]);
+
+    await session.setNetwork("online");
+    expect(await session.freeSeat(view.machines![0]!.seatId)).toEqual({ ok: true });
+    expect(session.view()).toMatchObject({ status: "Active", reason: "marker-valid", machines: null });
+  });
+
+  it("another machine takes the freed seat first: seat.not_taken, and the list names it", async () => {
+    const onDisk = await server.licenseFile({ config: seats(1) });
+    await server.otherMachine(onDisk, { hwFingerprint: "machine-o", machineName: "Office PC" });
+    let intruder: Promise<unknown> | null = null;
+    // The network between this app and the server: the moment the seat is freed, another computer takes it.
+    const racingFetch: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (String(input).endsWith("/client/deactivate") && !intruder) {
+        intruder = server.otherMachine(onDisk, { hwFingerprint: "machine-i", machineName: "Intruder" });
+        await intruder;
+      }
+      return response;
+    };
+    const session = await server.session({ fetch: racingFetch });
+    await session.installFile(onDisk.path);
+    const [office] = session.view().machines!;
+    expect(await session.freeSeat(office!.seatId)).toMatchObject({
+      ok: false,
+      error: { code: "seat.not_taken", message: expect.stringContaining("another machine took it first") },
+    });
+    expect(session.view()).toMatchObject({ reason: "seat-limit", machines: [{ name: "Intruder" }] });
+  });
+
+  it("a spent device budget carries the time this machine may activate; a revoked license says so", async () => {
+    const budget = await server.licenseFile({ maxNewDevicesPerWindow: 1, newDeviceWindowDays: 30 });
+    await server.otherMachine(budget, { hwFingerprint: "machine-o", machineName: "Office PC" });
+    const activatedAt = server.clock();
+    const session = await server.session();
+    await session.installFile(budget.path);
+    expect(session.view()).toMatchObject({
+      status: "Expired",
+      reason: "device-budget",
+      retryAt: activatedAt + 30 * DAY,
+      machines: null,
+      connection: { heartbeating: true, lastError: { code: "activation.device_budget_exhausted" } },
+    });
+
+    const revoked = await server.licenseFile();
+    await server.admin.api.licenses.revoke({
+      params: { id: revoked.license.id },
+      body: { reason: "refund" },
+    });
+    const other = await server.session();
+    await other.installFile(revoked.path);
+    expect(other.view()).toMatchObject({
+      status: "Expired",
+      reason: "license-not-active",
+      connection: { heartbeating: false, lastError: { code: "license.not_active" } },
+    });
   });
 });

@@ -27,6 +27,7 @@ import {
 } from "./license-files.ts";
 import { qaControls, type QaControls } from "./qa-controls.ts";
 import { licenseView } from "./license-view.ts";
+import { seatIds } from "./seat-ids.ts";
 
 export interface LicenseSessionOptions {
   /** The app's own folder (Electron's `userData`): the installed license and the SDK's cache live here. */
@@ -66,6 +67,7 @@ export class LicenseSession {
   private readonly paths: ReturnType<typeof licenseStore>;
   private client: LicenseClient | null = null;
   private fingerprint: FingerprintView | null = null;
+  private readonly seatId = seatIds();
   private readonly listeners = new Set<(view: LicenseView) => void>();
   private lastPushed = "";
   private readonly timer: ReturnType<typeof setInterval>;
@@ -98,6 +100,7 @@ export class LicenseSession {
       serverUrl: this.options.serverUrl,
       qa: { enabled: this.options.qa, network: this.qa.network, clockOffsetMs: this.qa.clockOffsetMs },
       now: this.qa.now(),
+      seatId: this.seatId,
     });
   }
 
@@ -131,6 +134,32 @@ export class LicenseSession {
     return this.act(async () => {
       const client = this.requireClient();
       if (!(await client.heartbeat())) throw this.unreachable(client);
+    });
+  }
+
+  /**
+   * Frees the seat of a machine the seat-limit screen lists, then this machine activates at once (the SDK's
+   * `deactivateMachine`). Only a machine of the list the renderer was shown can be freed.
+   */
+  freeSeat(seatId: string): Promise<ActionResult> {
+    return this.act(async () => {
+      const client = this.requireClient();
+      const machine = client.statusDetails.machines?.find((m) => this.seatId(m.activationId) === seatId);
+      if (!machine) {
+        throw new DesktopActionError(
+          "seat.unknown",
+          "That machine is no longer in the list of seats: check the list again",
+        );
+      }
+      if (!(await client.deactivateMachine(machine.activationId))) throw this.unreachable(client);
+      if (client.isUsable) return;
+      const { reason, message } = client.statusDetails;
+      throw new DesktopActionError(
+        "seat.not_taken",
+        reason === "seat-limit"
+          ? "The seat was freed, but another machine took it first: free another one, or try again later"
+          : `The seat was freed, but this machine could not activate yet: ${message}`,
+      );
     });
   }
 

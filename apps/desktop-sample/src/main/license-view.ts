@@ -8,7 +8,8 @@ import {
 
 /**
  * What the renderer is shown of the client's state: everything but the license key (and the token, and
- * the activation id). Features and limits are the license's; whether they are usable follows the status.
+ * the activation ids: other machines are named by `seatId`). Features and limits are the license's;
+ * whether they are usable follows the status.
  */
 export function licenseView(input: {
   client: LicenseClient | null;
@@ -16,6 +17,8 @@ export function licenseView(input: {
   serverUrl: string;
   qa: LicenseView["qa"];
   now: number;
+  /** The name the renderer knows a machine's activation by (`seatIds`). */
+  seatId: (activationId: string) => string;
 }): LicenseView {
   const { client } = input;
   const details = client?.statusDetails ?? null;
@@ -67,6 +70,14 @@ export function licenseView(input: {
         : null,
       markerProblem: details?.markerProblem ?? null,
     },
+    machines:
+      details?.machines?.map((machine) => ({
+        seatId: input.seatId(machine.activationId),
+        name: machine.machineName,
+        activatedAt: machine.activatedAt,
+        lastHeartbeatAt: machine.lastHeartbeatAt,
+      })) ?? null,
+    retryAt: details?.retryAt ?? null,
     gating: {
       exportUnlocked: usable && client!.hasFeature(GATED_FEATURE),
       maxProjects: usable && typeof maxProjects === "number" ? maxProjects : null,

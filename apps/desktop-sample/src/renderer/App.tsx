@@ -3,6 +3,7 @@ import { FingerprintCard } from "./FingerprintCard.tsx";
 import { FirstRun } from "./FirstRun.tsx";
 import { LicenseDetails } from "./LicenseDetails.tsx";
 import { QaPanel } from "./QaPanel.tsx";
+import { isRefusal, RefusalScreen } from "./RefusalScreen.tsx";
 import { StatusCard } from "./StatusCard.tsx";
 import { useClientNow, useLicenseView } from "./use-license-view.ts";
 import { WorkspaceCard } from "./WorkspaceCard.tsx";
@@ -30,6 +31,8 @@ export function App() {
         </Group>
         {view.phase === "first-run" ? (
           <FirstRun view={view} />
+        ) : isRefusal(view.reason) ? (
+          <RefusalScreen view={{ ...view, reason: view.reason }} now={now} />
         ) : (
           <>
             <StatusCard view={view} now={now} />

@@ -10,7 +10,7 @@ export const STATUS_COLORS: Record<ClientStatus, string> = {
   Revoked: "red",
 };
 
-const STATUS_LABELS: Record<ClientStatus, string> = {
+export const STATUS_LABELS: Record<ClientStatus, string> = {
   Active: "Active",
   GracePeriod: "Grace period",
   Expired: "Expired",

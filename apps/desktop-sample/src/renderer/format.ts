@@ -29,3 +29,14 @@ export function formatOffset(ms: number): string {
 
 /** Scenario time since the start: `0`, `+15 min`, `+7 d 1 h`. */
 export const formatElapsed = (ms: number) => (ms === 0 ? "0" : formatOffset(ms));
+
+/** How long ago, coarsely: `just now`, `25 min ago`, `3 h ago`, `41 days ago`. */
+export function formatAgo(ms: number): string {
+  const minutes = Math.floor(Math.max(0, ms) / 60_000);
+  if (minutes < 1) return "just now";
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours} h ago`;
+  const days = Math.floor(hours / 24);
+  return `${days} ${days === 1 ? "day" : "days"} ago`;
+}

@@ -1,85 +1,39 @@
-import { createServer, type Server } from "node:http";
-import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { extname, join, normalize } from "node:path";
-import { fileURLToPath } from "node:url";
 import { needTool, tools } from "@licensing/api/testing/tools";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { build } from "vite";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONTENT_SECURITY_POLICY } from "../main/window-security.ts";
 import type { LicenseView, ScenarioRun } from "../shared/bridge.ts";
 import { installBridgeStub, type StubAnswers } from "../testing/bridge-stub.ts";
+import { screenshot, startRendererHost, type RendererHost } from "../testing/renderer-host.ts";
 import { views, withQa } from "../testing/views.ts";
 
 /**
  * The renderer as built for Electron, in Chromium, against a stub of the preload bridge. Set
  * UPDATE_SCREENSHOTS=1 to rewrite docs/screenshots/desktop-*.png from these pages.
  */
-const appDir = fileURLToPath(new URL("../..", import.meta.url));
-const screenshotDir = fileURLToPath(new URL("../../../../docs/screenshots", import.meta.url));
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-const TYPES: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css" };
 const browserPath = needTool(tools.browser, "the desktop sample's renderer tests");
 // expect.poll gives up after one second by default, no bound for a loaded machine; this only bounds a hang.
 const PATIENCE = { timeout: 15_000 };
 
-let outDir: string;
-let server: Server;
-let baseUrl: string;
-let browser: Browser;
+let host: RendererHost;
 
 beforeAll(async () => {
-  outDir = await mkdtemp(join(tmpdir(), "desktop-renderer-"));
-  await build({
-    configFile: join(appDir, "vite.config.ts"),
-    build: { outDir, emptyOutDir: true },
-    logLevel: "error",
-  });
-  server = createServer(async (req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url!, "http://x").pathname)).replace(
-      /^(\.\.[/\\])+/,
-      "",
-    );
-    try {
-      const body = await readFile(join(outDir, path === "/" ? "index.html" : path));
-      res.writeHead(200, { "content-type": TYPES[extname(path)] ?? "text/html" }).end(body);
-    } catch {
-      res.writeHead(404).end();
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  browser = await chromium.launch({
-    executablePath: browserPath!,
-    headless: true,
-    args: ["--no-sandbox", "--disable-background-networking", "--disable-gpu"],
-  });
+  if (browserPath) host = await startRendererHost(browserPath);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
-  await rm(outDir, { recursive: true, force: true });
-});
+afterAll(() => host?.close());
 
 async function open(view: LicenseView, options: { answers?: StubAnswers; clockAt?: number } = {}) {
-  const context = await browser.newContext({
-    viewport: { width: 1280, height: 900 },
-    locale: "en-GB",
-    timezoneId: "UTC",
-  });
-  const page = await context.newPage();
-  page.setDefaultTimeout(8000);
+  const page = await host.newPage();
   if (options.clockAt !== undefined) {
     // The page's clock stands still at `clockAt` until the test moves it.
     await page.clock.install({ time: options.clockAt - 1000 });
     await page.clock.pauseAt(options.clockAt);
   }
   await page.addInitScript(installBridgeStub, { view, answers: options.answers ?? {} });
-  await page.goto(baseUrl);
+  await page.goto(host.pageUrl);
   await page.getByRole("heading", { name: "Acme Editor", exact: true }).waitFor();
   return page;
 }
@@ -87,12 +41,6 @@ async function open(view: LicenseView, options: { answers?: StubAnswers; clockAt
 const calls = (page: Page) => page.evaluate(() => (window as unknown as { __calls: unknown[] }).__calls);
 const push = (page: Page, view: LicenseView) =>
   page.evaluate((next) => (window as unknown as { __push: (v: unknown) => void }).__push(next), view);
-
-async function screenshot(page: Page, name: string) {
-  if (!process.env.UPDATE_SCREENSHOTS) return;
-  await mkdir(screenshotDir, { recursive: true });
-  await page.screenshot({ path: join(screenshotDir, `desktop-${name}.png`), fullPage: true });
-}
 
 /** Every interactive control has an accessible name (its label, aria-label(ledby), or text). */
 async function unlabelledControls(page: Page) {
@@ -126,7 +74,7 @@ async function unlabelledControls(page: Page) {
 
 describe.skipIf(!browserPath)("the built page", () => {
   it("carries the app's Content Security Policy, which blocks network access from the renderer", async () => {
-    const html = await readFile(join(outDir, "index.html"), "utf8");
+    const html = await host.indexHtml();
     const page = await open(views.active);
     const meta = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute("content");
     expect(meta).toBe(CONTENT_SECURITY_POLICY);
@@ -359,5 +307,107 @@ describe.skipIf(!browserPath)("the QA panel", () => {
     await page.getByRole("alert").waitFor();
     expect(await page.getByRole("alert").textContent()).toContain("No license is installed yet");
     await page.context().close();
+  });
+});
+
+describe.skipIf(!browserPath)("refused activations", () => {
+  it("seat limit: lists the machines, least recently seen first, and frees the one confirmed", async () => {
+    const view = views.seatLimit;
+    // The page's clock runs (the dialog's transitions need it): ages are shown to the minute at most.
+    const page = await open(view, {
+      answers: {
+        freeSeat: {
+          ok: false,
+          error: {
+            code: "seat.not_taken",
+            message:
+              "The seat was freed, but another machine took it first: free another one, or try again later",
+          },
+        },
+      },
+    });
+    await page.getByRole("heading", { name: "Seat limit reached" }).waitFor();
+    expect(await page.getByTestId("status-badge").textContent()).toBe("Expired");
+    expect(await page.getByText("All 3 seats of this license are in use").isVisible()).toBe(true);
+    const rows = page.getByTestId("seat-machine");
+    expect(await rows.allTextContents()).toEqual([
+      "design-laptop-03" + "13 Oct 2026, 09:0016 Oct 2026, 09:0038 days ago" + "Free this seat",
+      "Unnamed machine" + "20 Nov 2026, 09:0020 Nov 2026, 09:00not since it activated" + "Free this seat",
+      "OFFICE-PC-12" + "31 Aug 2026, 09:0023 Nov 2026, 08:4020 min ago" + "Free this seat",
+    ]);
+    expect(await page.getByTestId("status-reason").textContent()).toContain("activation.seat_limit_reached");
+    expect(await page.getByTestId("export-button").count()).toBe(0);
+    expect(await unlabelledControls(page)).toEqual([]);
+    await screenshot(page, "seat-limit");
+
+    // Cancelled: nothing is freed.
+    await page.getByRole("button", { name: "Free this seat: design-laptop-03" }).click();
+    const dialog = page.getByRole("dialog", { name: "Free the seat of design-laptop-03?" });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain("design-laptop-03 loses its seat");
+    expect(await unlabelledControls(page)).toEqual([]);
+    await expect.poll(() => dialog.evaluate((element) => getComputedStyle(element).opacity)).toBe("1");
+    await screenshot(page, "seat-limit-confirm");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    expect(await calls(page)).toEqual([]);
+
+    // Confirmed: the seat id goes to the main process; its refusal is shown.
+    await page.getByRole("button", { name: "Free this seat: Unnamed machine" }).click();
+    await page.getByRole("dialog", { name: "Free the seat of Unnamed machine?" }).waitFor();
+    await page.getByRole("button", { name: "Free the seat", exact: true }).click();
+    await page.getByRole("alert").waitFor();
+    expect(await page.getByRole("alert").textContent()).toContain("another machine took it first");
+    expect(await calls(page)).toEqual([
+      { method: "freeSeat", args: [view.machines!.find((m) => m.name === null)!.seatId] },
+    ]);
+
+    await page.getByRole("button", { name: "Check again" }).click();
+    await expect.poll(() => calls(page)).toContainEqual({ method: "heartbeat", args: [] });
+
+    // The main process frees another seat and pushes the Active view: the usual screen is back.
+    await push(page, views.active);
+    await expect.poll(() => page.getByTestId("status-badge").textContent(), PATIENCE).toBe("Active");
+    expect(await page.getByRole("heading", { name: "Seat limit reached" }).count()).toBe(0);
+    await page.context().close();
+  });
+
+  it("device budget: says when the app activates on its own, counting down", async () => {
+    const page = await open(views.deviceBudget, { clockAt: views.deviceBudget.at });
+    await page.getByRole("heading", { name: "Too many new computers" }).waitFor();
+    const retryAt = page.getByTestId("retry-at");
+    expect(await retryAt.textContent()).toBe("Activates on 5 Dec 2026, 09:00, in 12 d 00 h 00 min");
+    expect(await page.getByText("Your vendor can lift the limit sooner").isVisible()).toBe(true);
+    expect(await unlabelledControls(page)).toEqual([]);
+    await screenshot(page, "device-budget");
+    await page.clock.fastForward(61_000);
+    expect(await retryAt.textContent()).toBe("Activates on 5 Dec 2026, 09:00, in 11 d 23 h 58 min");
+    await page.getByRole("button", { name: "Check again" }).click();
+    await expect.poll(() => calls(page)).toEqual([{ method: "heartbeat", args: [] }]);
+    await page.context().close();
+  });
+
+  it("a license no longer active, or bound to another computer: who can help, and a new license file", async () => {
+    for (const [view, heading, install] of [
+      [views.licenseNotActive, "License not active", "Install another license file…"],
+      [views.deviceChanged, "License bound to another computer", "Install the new license file…"],
+    ] as const) {
+      const page = await open(view);
+      await page.getByRole("heading", { name: heading }).waitFor();
+      expect(await page.getByText("vendor").isVisible()).toBe(true);
+      expect(await page.getByTestId("status-reason").textContent()).toContain(
+        view.connection.lastError!.code,
+      );
+      expect(await unlabelledControls(page)).toEqual([]);
+      await page.getByRole("button", { name: install }).click();
+      await page.getByRole("button", { name: "Check again" }).click();
+      await expect
+        .poll(() => calls(page))
+        .toEqual([
+          { method: "chooseLicenseFile", args: [] },
+          { method: "heartbeat", args: [] },
+        ]);
+      await page.context().close();
+    }
   });
 });

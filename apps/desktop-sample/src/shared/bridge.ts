@@ -22,6 +22,20 @@ export interface FingerprintView {
   sources: Array<{ name: string; value: string | null }>;
 }
 
+/** A machine holding one of the license's seats, as the seat-limit screen lists it. */
+export interface MachineView {
+  /**
+   * The main process's name for the machine's activation, valid while the app runs: the renderer holds
+   * no activation id (decision 0033), and frees a seat by this name.
+   */
+  seatId: string;
+  /** The name the machine gave on activation (its host name by default); null when it gave none. */
+  name: string | null;
+  activatedAt: number;
+  /** The machine's last heartbeat; null when it has sent none since it activated. */
+  lastHeartbeatAt: number | null;
+}
+
 export interface LicenseView {
   /** `first-run`: no license installed yet; `ready`: a license file is installed and the client runs. */
   phase: "first-run" | "ready";
@@ -55,6 +69,10 @@ export interface LicenseView {
     lastError: { code: string; message: string; status: number | null } | null;
     markerProblem: string | null;
   };
+  /** After a refusal for seats (`reason` `seat-limit`): the machines holding them; otherwise null. */
+  machines: MachineView[] | null;
+  /** After a refusal for the device budget (`reason` `device-budget`): when this machine may activate. */
+  retryAt: number | null;
   gating: { exportUnlocked: boolean; maxProjects: number | null };
   qa: { enabled: boolean; network: NetworkMode; clockOffsetMs: number };
 }
@@ -106,6 +124,8 @@ export interface DesktopBridge {
   fetchLicense(input: FetchLicenseInput): Promise<ActionResult>;
   deactivate(): Promise<ActionResult>;
   heartbeat(): Promise<ActionResult>;
+  /** Frees the seat of another machine (`MachineView.seatId`); this machine then activates at once. */
+  freeSeat(seatId: string): Promise<ActionResult>;
   qa: {
     setNetwork(mode: NetworkMode): Promise<ActionResult>;
     advanceClock(ms: number): Promise<ActionResult>;
@@ -124,6 +144,7 @@ export const CHANNELS = {
   fetchLicense: "license:fetch",
   deactivate: "license:deactivate",
   heartbeat: "license:heartbeat",
+  freeSeat: "license:free-seat",
   qaSetNetwork: "qa:set-network",
   qaAdvanceClock: "qa:advance-clock",
   qaResetClock: "qa:reset-clock",

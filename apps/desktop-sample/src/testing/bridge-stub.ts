@@ -44,6 +44,7 @@ export function installBridgeStub(initial: StubState) {
     fetchLicense: call("fetchLicense"),
     deactivate: call("deactivate"),
     heartbeat: call("heartbeat"),
+    freeSeat: call("freeSeat"),
     qa: {
       setNetwork: call("qa.setNetwork"),
       advanceClock: call("qa.advanceClock"),

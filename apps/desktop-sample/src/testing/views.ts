@@ -47,9 +47,37 @@ const base: LicenseView = {
     lastError: null,
     markerProblem: null,
   },
+  machines: null,
+  retryAt: null,
   gating: { exportUnlocked: true, maxProjects: 5 },
   qa: { enabled: false, network: "online", clockOffsetMs: 0 },
 };
+
+/** A refusal on a new machine: no marker, so Expired with the server's reason, export locked. */
+const refused = (
+  reason: LicenseView["reason"],
+  message: string,
+  lastError: NonNullable<LicenseView["connection"]["lastError"]>,
+  heartbeating: boolean,
+): LicenseView => ({
+  ...base,
+  status: "Expired",
+  reason,
+  message,
+  usable: false,
+  nextTransitionAt: null,
+  nextStatus: null,
+  marker: null,
+  connection: {
+    activated: false,
+    heartbeating,
+    lastContactAt: null,
+    nextHeartbeatAt: heartbeating ? T0 + 15 * 60_000 : null,
+    lastError,
+    markerProblem: null,
+  },
+  gating: { exportUnlocked: false, maxProjects: null },
+});
 
 export const views = {
   firstRun: {
@@ -107,6 +135,70 @@ export const views = {
     gating: { exportUnlocked: false, maxProjects: null },
     qa: { enabled: true, network: "offline", clockOffsetMs: 8 * DAY + HOUR },
   },
+  /** Every seat taken by other machines: the seat-limit screen lists them. */
+  seatLimit: {
+    ...refused(
+      "seat-limit",
+      "Every seat of the license is in use (3 machines): free one (deactivateMachine) or wait; the server said: All 3 seats of the license are in use",
+      {
+        code: "activation.seat_limit_reached",
+        message: "All 3 seats of the license are in use",
+        status: 409,
+      },
+      true,
+    ),
+    machines: [
+      {
+        seatId: "5b7e2f0c-1d3a-4c8e-9f6b-2a4d6c8e0f13",
+        name: "OFFICE-PC-12",
+        activatedAt: T0 - 84 * DAY,
+        lastHeartbeatAt: T0 - 20 * 60_000,
+      },
+      {
+        seatId: "9c1a3e5f-7b2d-4f6a-8e0c-3b5d7f9a1c24",
+        name: "design-laptop-03",
+        activatedAt: T0 - 41 * DAY,
+        lastHeartbeatAt: T0 - 38 * DAY,
+      },
+      {
+        seatId: "e4f6a8c0-2b4d-4e6f-a1c3-5d7f9b1d3e35",
+        name: null,
+        activatedAt: T0 - 3 * DAY,
+        lastHeartbeatAt: null,
+      },
+    ],
+  },
+  /** Too many new devices lately: this machine may activate in 12 days. */
+  deviceBudget: {
+    ...refused(
+      "device-budget",
+      "The license has activated as many new devices as its window allows; a new device may activate from 2026-12-05T09:00:00.000Z",
+      {
+        code: "activation.device_budget_exhausted",
+        message:
+          "3 of 3 new devices were activated on this license within its window; the next may activate from 2026-12-05T09:00:00.000Z",
+        status: 429,
+      },
+      true,
+    ),
+    retryAt: T0 + 12 * DAY,
+  },
+  licenseNotActive: refused(
+    "license-not-active",
+    "The license is not active (revoked, suspended or expired): The license is Revoked",
+    { code: "license.not_active", message: "The license is Revoked", status: 400 },
+    false,
+  ),
+  deviceChanged: refused(
+    "device-changed",
+    "The license is bound to another machine or awaits a rebind (activation.fingerprint_mismatch): The license is bound to another machine",
+    {
+      code: "activation.fingerprint_mismatch",
+      message: "The license is bound to another machine",
+      status: 400,
+    },
+    false,
+  ),
 } satisfies Record<string, LicenseView>;
 
 export const withQa = (view: LicenseView): LicenseView => ({ ...view, qa: { ...view.qa, enabled: true } });

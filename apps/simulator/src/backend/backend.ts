@@ -1,4 +1,4 @@
-import type { HwBinding, LicenseIssueResponse } from "@licensing/contracts";
+import type { ActivationResponse, HwBinding, LicenseIssueResponse } from "@licensing/contracts";
 import type { LicenseTermsInput } from "../scenario/parse.ts";
 import type { PanelApi } from "./panel-api.ts";
 import { SimulatorError } from "./panel-api.ts";
@@ -40,8 +40,10 @@ export class LicenseActions {
     private readonly templateId: string,
   ) {}
 
-  issue(terms: LicenseTermsInput, machine: string, now: number): Promise<LicenseIssueResponse> {
+  /** `fingerprint`: the machine a `fixed` license is bound to. */
+  issue(terms: LicenseTermsInput, fingerprint: string, now: number): Promise<LicenseIssueResponse> {
     const config = { ...terms.config, features: terms.features, limits: terms.limits };
+    const { fingerprintMatch, maxNewDevicesPerWindow, newDeviceWindowDays } = terms;
     return this.api.post<LicenseIssueResponse>("/licenses", {
       companyId: this.companyId,
       templateId: this.templateId,
@@ -50,7 +52,11 @@ export class LicenseActions {
       offlineDays: terms.offlineDays,
       isTrial: terms.trial,
       hwBinding: terms.binding,
-      hwFingerprint: terms.binding === "fixed" ? machine : null,
+      hwFingerprint: terms.binding === "fixed" ? fingerprint : null,
+      // Absent: the template's terms.
+      ...(fingerprintMatch === undefined ? {} : { fingerprintMatch }),
+      ...(maxNewDevicesPerWindow === undefined ? {} : { maxNewDevicesPerWindow }),
+      ...(newDeviceWindowDays === undefined ? {} : { newDeviceWindowDays }),
     });
   }
 
@@ -61,6 +67,11 @@ export class LicenseActions {
     this.api.post(`/licenses/${id}/revoke`, reason === null ? {} : { reason });
   suspend = (id: string) => this.api.post(`/licenses/${id}/suspend`);
   resume = (id: string) => this.api.post(`/licenses/${id}/resume`);
+  /** The license's activations, live ones first (the panel's list). */
+  activations = (id: string) => this.api.get<ActivationResponse[]>(`/licenses/${id}/activations`);
+  resetActivation = (id: string, activationId: string) =>
+    this.api.post(`/licenses/${id}/activations/${activationId}/reset`);
+  resetDeviceBudget = (id: string) => this.api.post(`/licenses/${id}/device-budget/reset`);
   rebind = (id: string, { fingerprint, binding }: Rebind) =>
     this.api.post(`/licenses/${id}/rebind`, {
       hwFingerprint: fingerprint,

@@ -9,6 +9,7 @@ const event = (elapsed: number, status: TimelineEvent["status"], step = "step"):
   clockAt: elapsed,
   elapsed,
   line: 1,
+  machine: null,
   step,
   status,
   reason: null,
@@ -48,6 +49,29 @@ describe("statusBands", () => {
       { from: 3 * DAY, to: 4 * DAY, status: "GracePeriod" },
       { from: 4 * DAY, to: end, status: "Expired" },
     ]);
+  });
+
+  it("a band per computer: the main program's, and with a machine that of the program on it", () => {
+    const onLaptop = (elapsed: number, status: TimelineEvent["status"]): TimelineEvent => ({
+      ...event(elapsed, status),
+      machine: "home-laptop",
+    });
+    const scenario = result([
+      event(0, null),
+      event(0, "Active"),
+      onLaptop(DAY, "Expired"),
+      onLaptop(2 * DAY, "Active"),
+      event(3 * DAY, "Active"),
+    ]);
+    const { end } = statusBands(scenario);
+    expect(statusBands(scenario).bands).toEqual([{ from: 0, to: end, status: "Active" }]);
+    expect(statusBands(scenario, "home-laptop").bands).toEqual([
+      { from: DAY, to: 2 * DAY, status: "Expired" },
+      { from: 2 * DAY, to: end, status: "Active" },
+    ]);
+    const html = htmlReport([scenario], new Date(0));
+    expect(html).toContain("<title>home-laptop: Expired: T+1d → T+2d</title>");
+    expect(html).toContain(">home-laptop</text>");
   });
 
   it("a scenario that takes no time still shows its final status", () => {

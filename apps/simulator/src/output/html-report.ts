@@ -11,6 +11,7 @@ const escape = (text: string) =>
 const WIDTH = 1000;
 const BAND_Y = 18;
 const BAND_HEIGHT = 22;
+const ROW_GAP = 4;
 
 interface Band {
   from: number;
@@ -19,14 +20,19 @@ interface Band {
 }
 
 /**
- * The client's status over scenario time: each event's status holds until the next change. The view runs
- * a little past the last event, so the final status shows (also in a scenario that takes no time).
+ * A client's status over scenario time (the main program's, or with `machine` the one on that computer):
+ * each event's status holds until the next change. The view runs a little past the last event, so the
+ * final status shows (also in a scenario that takes no time).
  */
-export function statusBands(result: ScenarioResult): { bands: Band[]; last: number; end: number } {
+export function statusBands(
+  result: ScenarioResult,
+  machine: string | null = null,
+): { bands: Band[]; last: number; end: number } {
   const last = Math.max(0, ...result.events.map((e) => e.elapsed));
   const end = last + Math.max(1, Math.round(last * 0.04));
   const bands: Band[] = [];
   for (const event of result.events) {
+    if ((event.machine ?? null) !== machine && !(machine === null && event.kind === "setup")) continue;
     const previous = bands.at(-1);
     if (previous && previous.status === event.status) continue;
     if (previous) previous.to = event.elapsed;
@@ -35,29 +41,46 @@ export function statusBands(result: ScenarioResult): { bands: Band[]; last: numb
   return { bands: bands.filter((b) => b.to > b.from), last, end };
 }
 
+/** The main program, then each other computer in the order the scenario first used it. */
+const machinesOf = (result: ScenarioResult) => [
+  null,
+  ...new Set(result.events.flatMap((e) => (e.machine ? [e.machine] : []))),
+];
+
 function timelineSvg(result: ScenarioResult): string {
-  const { bands, last, end } = statusBands(result);
+  const machines = machinesOf(result);
+  const { last, end } = statusBands(result);
   const x = (elapsed: number) => ((elapsed / end) * WIDTH).toFixed(2);
-  const rects = bands
-    .map((band) => {
-      const colour = band.status ? STATUS_COLOURS[band.status].css : "#e5e7eb";
-      const width = Math.max(1, ((band.to - band.from) / end) * WIDTH).toFixed(2);
-      const until = band.to === end ? "end" : formatElapsed(band.to);
-      const label = `${band.status ?? "not running"}: ${formatElapsed(band.from)} → ${until}`;
-      return `<rect x="${x(band.from)}" y="${BAND_Y}" width="${width}" height="${BAND_HEIGHT}" fill="${colour}"><title>${escape(label)}</title></rect>`;
+  const rowY = (row: number) => BAND_Y + row * (BAND_HEIGHT + ROW_GAP);
+  const rects = machines
+    .map((machine, row) => {
+      const band = statusBands(result, machine)
+        .bands.map((band) => {
+          const colour = band.status ? STATUS_COLOURS[band.status].css : "#e5e7eb";
+          const width = Math.max(1, ((band.to - band.from) / end) * WIDTH).toFixed(2);
+          const until = band.to === end ? "end" : formatElapsed(band.to);
+          const label = `${machine ? `${machine}: ` : ""}${band.status ?? "not running"}: ${formatElapsed(band.from)} → ${until}`;
+          return `<rect x="${x(band.from)}" y="${rowY(row)}" width="${width}" height="${BAND_HEIGHT}" fill="${colour}"><title>${escape(label)}</title></rect>`;
+        })
+        .join("");
+      const name = machine
+        ? `<text x="4" y="${rowY(row) + BAND_HEIGHT - 6}" fill="#111827">${escape(machine)}</text>`
+        : "";
+      return band + name;
     })
     .join("");
+  const bottom = rowY(machines.length - 1) + BAND_HEIGHT;
   const ticks = result.events
     .filter((e) => e.kind === "step")
     .map((e) => {
       const bad = e.outcome !== "ok";
       const colour = bad ? "#b91c1c" : "#111827";
       const title = `${formatElapsed(e.elapsed)} line ${e.line}: ${e.step}${e.message ? ` — ${e.message}` : ""}`;
-      return `<g><line x1="${x(e.elapsed)}" x2="${x(e.elapsed)}" y1="4" y2="${BAND_Y + BAND_HEIGHT + 4}" stroke="${colour}" stroke-width="${bad ? 3 : 1}"/>${bad ? `<circle cx="${x(e.elapsed)}" cy="8" r="5" fill="${colour}"/>` : ""}<title>${escape(title)}</title></g>`;
+      return `<g><line x1="${x(e.elapsed)}" x2="${x(e.elapsed)}" y1="4" y2="${bottom + 4}" stroke="${colour}" stroke-width="${bad ? 3 : 1}"/>${bad ? `<circle cx="${x(e.elapsed)}" cy="8" r="5" fill="${colour}"/>` : ""}<title>${escape(title)}</title></g>`;
     })
     .join("");
-  const axis = `<text x="0" y="${BAND_Y + BAND_HEIGHT + 18}">${escape(formatTime(result.startedAt))}</text><text x="${WIDTH}" y="${BAND_Y + BAND_HEIGHT + 18}" text-anchor="end">${escape(`${formatTime(result.endedAt)} (${formatElapsed(last)})`)}</text>`;
-  return `<svg viewBox="0 0 ${WIDTH} ${BAND_Y + BAND_HEIGHT + 24}" role="img" aria-label="Status over time">${rects}${ticks}${axis}</svg>`;
+  const axis = `<text x="0" y="${bottom + 18}">${escape(formatTime(result.startedAt))}</text><text x="${WIDTH}" y="${bottom + 18}" text-anchor="end">${escape(`${formatTime(result.endedAt)} (${formatElapsed(last)})`)}</text>`;
+  return `<svg viewBox="0 0 ${WIDTH} ${bottom + 24}" role="img" aria-label="Status over time">${rects}${ticks}${axis}</svg>`;
 }
 
 function eventRow(event: TimelineEvent): string {

@@ -10,6 +10,7 @@ const event = (partial: Partial<TimelineEvent>): TimelineEvent => ({
   clockAt: START,
   elapsed: 0,
   line: 3,
+  machine: null,
   step: "start",
   status: "Active",
   reason: "marker-valid",
@@ -67,6 +68,16 @@ describe("formatScenario", () => {
     );
     expect(lines[3]).toMatch(/^ {2}✗ T\+3d .* expected Expired, got GracePeriod \(marker-expired\)$/);
     expect(lines[4]).toBe("  ✗ failed: 1 expectation failed (1.23 s)");
+  });
+
+  it("marks a held expectation, also one on another machine", () => {
+    const held = (step: string) =>
+      formatScenario({ ...result, events: [event({ step })] }, false)
+        .split("\n")[1]!
+        .slice(0, 3);
+    expect(held("expect status Active")).toBe("  ✓");
+    expect(held("on home-laptop expect status Active")).toBe("  ✓");
+    expect(held("on home-laptop start")).toBe("   ");
   });
 
   it("colours the statuses and the failures on a terminal", () => {

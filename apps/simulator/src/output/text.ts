@@ -7,6 +7,7 @@ const ansi: Paint = (code, text) => `\x1b[${code}m${text}\x1b[0m`;
 const plain: Paint = (_code, text) => text;
 
 const MARKS = { ok: "✓", failed: "✗", error: "!", refused: "⊘" } as const;
+const EXPECTATION = /^(on \S+ )?expect /;
 
 function requestsText(event: TimelineEvent): string {
   const r = event.requests;
@@ -41,7 +42,7 @@ export function formatScenario(result: ScenarioResult, colour: boolean): string 
     const reason = (event.reason ?? "").padEnd(16);
     const mark =
       event.outcome === "ok"
-        ? event.kind === "step" && event.step.startsWith("expect")
+        ? event.kind === "step" && EXPECTATION.test(event.step)
           ? paint(32, MARKS.ok)
           : " "
         : paint(31, MARKS[event.outcome]);

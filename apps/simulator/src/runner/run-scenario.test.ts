@@ -112,6 +112,76 @@ steps:
     expect(skew.requests).toBeNull();
     expect(result.ok).toBe(true);
   });
+
+  it("a second client on another machine: its own files, network and clock; its rows and transitions name it", async () => {
+    const result = await run(
+      backend,
+      `name: two machines
+heartbeatInterval: 1h
+machine: office-pc
+license: { offlineDays: 1, limits: { maxSeats: 2 } }
+steps:
+  - start
+  - on home-laptop start
+  - on home-laptop offline
+  - on home-laptop set-clock +1h
+  - change-component disk-id
+  - advance 1d
+  - on home-laptop expect status GracePeriod
+  - expect status Active
+  - expect seats 2
+  - on office-pc expect status Active
+`,
+    );
+    expect(result.ok).toBe(true);
+    const row = (step: string) => result.events.find((e) => e.step === step)!;
+    expect(row("start").machine).toBeNull();
+    expect(row("on home-laptop start")).toMatchObject({ machine: "home-laptop", status: "Active" });
+    expect(row("on home-laptop set-clock +1h").clockAt - row("on home-laptop set-clock +1h").at).toBe(
+      3_600_000,
+    );
+    expect(row("change-component disk-id").message).toMatch(
+      /^disk-id id:ata-simulated_ssd_[0-9a-f]{12} → id:ata-simulated_ssd_[0-9a-f]{12}; seen at the next start$/,
+    );
+    // The laptop's marker, issued at the start and never renewed offline, expires after a day of the
+    // laptop's clock, an hour fast: 23 hours of true time. The office PC's is renewed by its heartbeats.
+    const transitions = result.events.filter((e) => e.kind === "transition");
+    expect(transitions.map((e) => [e.at - START, e.machine, e.step])).toEqual([
+      [DAY - 3_600_000, "home-laptop", "home-laptop: Active → GracePeriod"],
+    ]);
+    // \`on\` the machine the main program runs on is the main program.
+    expect(row("on office-pc expect status Active").machine).toBeNull();
+  });
+
+  it("steps on machines that cannot run say why", async () => {
+    const stops = async (steps: string[]) =>
+      (
+        await run(
+          backend,
+          `name: x\nmachine: office-pc\nsteps:\n${steps.map((s) => `  - ${s}`).join("\n")}\n`,
+        )
+      ).error;
+    expect(await stops(["start", "reinstall"])).toBe(
+      "line 5: reinstall: simulator.step: the application is running: stop it first (a reinstall replaces the system under it)",
+    );
+    expect(await stops(["on home-laptop start", "use-machine home-laptop"])).toBe(
+      "line 5: use-machine home-laptop: simulator.step: home-laptop runs a program of its own (on home-laptop …): one program per machine",
+    );
+    expect(await stops(["start", "deactivate-machine lab-pc"])).toBe(
+      "line 5: deactivate-machine lab-pc: simulator.step: listMachines() shows 0 machines named lab-pc: office-pc",
+    );
+    expect(await stops(["reset-activation"])).toBe(
+      "line 4: reset-activation: simulator.step: the panel lists 0 live activations of office-pc: nothing to reset",
+    );
+    expect(
+      await stops([
+        "remove-component machine-id",
+        "remove-component mac-address",
+        "remove-component host-name",
+        "remove-component os-family",
+      ]),
+    ).toMatch(/^line 7: remove-component os-family: os-family is the last fingerprint source left/);
+  });
 });
 
 describe("runScenario against a deployed server (--server-url)", () => {
@@ -163,6 +233,30 @@ steps:
     expect(refused.message).toMatch(/refused against --server-url: while the client is online/);
     expect(result.ok).toBe(false);
     expect(result.error).toMatch(/^line 9: advance 1h: refused against --server-url/);
+  });
+
+  it("changes machines, resets from the panel and counts seats there too", async () => {
+    const result = await run(
+      backend,
+      `name: remote heal
+deactivateOnDispose: false
+license: { limits: { maxSeats: 1 } }
+steps:
+  - start
+  - stop
+  - change-component mac-address
+  - start
+  - expect activation.healed true
+  - expect seats 1
+  - reset-activation
+  - expect seats 0
+  - heartbeat
+  - expect details.reason reactivated
+  - expect activations 2
+`,
+    );
+    expect(result.events.filter((e) => e.outcome !== "ok")).toEqual([]);
+    expect(result.ok).toBe(true);
   });
 
   it("refuses the server's sweepers", async () => {

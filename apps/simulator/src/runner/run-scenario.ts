@@ -1,21 +1,32 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cachePaths, LicenseClient } from "@licensing/client";
+import {
+  cachePaths,
+  fileStorage,
+  fingerprintComponents,
+  fingerprintOf,
+  LicenseClientCore,
+  type ClientStatusDetails,
+} from "@licensing/client";
 import type { LicenseIssueResponse } from "@licensing/contracts";
 import type { Backend } from "../backend/backend.ts";
 import { SimulatorError } from "../backend/panel-api.ts";
+import { Machine } from "../runtime/machine.ts";
+import type { NetworkCounts } from "../runtime/network.ts";
+import { VirtualScheduler } from "../runtime/virtual-scheduler.ts";
 import { formatDuration } from "../scenario/duration.ts";
 import type { Scenario, ScenarioStep } from "../scenario/parse.ts";
 import { ANCHORS, stepSpec, type Step } from "../scenario/steps.ts";
-import { SimulatedNetwork } from "../runtime/network.ts";
-import { VirtualScheduler } from "../runtime/virtual-scheduler.ts";
 import { check } from "./expectations.ts";
+import { Install } from "./install.ts";
 import type { Outcome, ScenarioResult, TimelineEvent } from "./timeline.ts";
 
 const ACTIVATION_WAIT_MS = 60_000;
 // A runaway loop (a timer re-arming itself with no delay) ends the scenario instead of hanging it.
 const MAX_STOPS_PER_ADVANCE = 1_000_000;
+// What the SDK uses for a new install; the scenario's `fingerprintVersion` overrides it.
+const NEW_INSTALL_FINGERPRINT_VERSION = 2;
 
 interface StepOutcome {
   outcome: Outcome;
@@ -24,23 +35,22 @@ interface StepOutcome {
 
 /**
  * One scenario against one server: the license issued and downloaded into a temporary folder, then the
- * steps in order, each recorded with the status the client reports afterwards. Time is virtual: the client
- * reads `trueNow() + clockOffset`; against the in-process server, `trueNow()` is the server's own clock.
+ * steps in order, each recorded with the status the client reports afterwards. Time is virtual: each
+ * computer's client reads `trueNow() + clockOffset`; against the in-process server, `trueNow()` is the
+ * server's own clock. The main program runs on the scenario's `machine`; `on <machine>` steps run a program
+ * on other computers, each with its own folder, network and clock, all on the one scheduler.
  */
 export class ScenarioRun {
-  private readonly network = new SimulatedNetwork();
   private readonly scheduler = new VirtualScheduler(() => this.elapsed);
   private readonly events: TimelineEvent[] = [];
   /** Scenario time since the start (what timers measure). */
   private elapsed = 0;
-  /** This machine's clock minus the true time. */
-  private clockOffset = 0;
-  private client: LicenseClient | null = null;
-  private lastInitialize: boolean | null = null;
-  private machine: string;
+  /** Every machine a step named, by name: hardware that steps change and programs run on. */
+  private readonly machines = new Map<string, Machine>();
+  private main: Install | null = null;
+  /** The programs on other computers, by the machine they run on. */
+  private readonly others = new Map<string, Install>();
   private license!: LicenseIssueResponse;
-  private folder = "";
-  private licensePath = "";
   private inAdvance = false;
   private readonly startedAt: number;
 
@@ -48,12 +58,28 @@ export class ScenarioRun {
     private readonly scenario: Scenario,
     private readonly backend: Backend,
   ) {
-    this.machine = scenario.machine;
     this.startedAt = backend.serverNow();
   }
 
   private trueNow = () => this.backend.serverNow();
-  private clientNow = () => this.trueNow() + this.clockOffset;
+  private clientNow = (install: Install) => this.trueNow() + install.clockOffset;
+
+  private installs(): Install[] {
+    return [...(this.main ? [this.main] : []), ...this.others.values()];
+  }
+
+  private machine(name: string): Machine {
+    let machine = this.machines.get(name);
+    if (!machine) this.machines.set(name, (machine = new Machine(name)));
+    return machine;
+  }
+
+  /** A machine's fingerprint now, as its SDK computes it. */
+  private fingerprintOf(name: string): string {
+    return this.machine(name).fingerprint(
+      this.scenario.fingerprintVersion ?? NEW_INSTALL_FINGERPRINT_VERSION,
+    );
+  }
 
   async run(): Promise<ScenarioResult> {
     const realStart = performance.now();
@@ -91,37 +117,58 @@ export class ScenarioRun {
 
   private async setUp() {
     const terms = this.scenario.license;
-    this.license = await this.backend.licenses.issue(terms, this.machine, this.trueNow());
-    this.folder = await mkdtemp(join(tmpdir(), "licensing-sim-"));
-    this.licensePath = join(this.folder, `${this.license.licenseKey}.lic`);
-    await writeFile(this.licensePath, await this.backend.licenses.download(this.license.id));
-    const binding = terms.binding === "fixed" ? `fixed to ${this.machine}` : terms.binding;
+    const machine = this.machine(this.scenario.machine);
+    this.license = await this.backend.licenses.issue(terms, this.fingerprintOf(machine.name), this.trueNow());
+    this.main = await this.newInstall(null, machine);
+    const binding = terms.binding === "fixed" ? `fixed to ${machine.name}` : terms.binding;
     this.record("setup", `issue license ${this.license.licenseKey}`, null, {
       outcome: "ok",
       message: `offline ${terms.offlineDays}d, valid ${formatDuration(terms.validFor)}, binding ${binding}${terms.trial ? ", trial" : ""}; downloaded`,
     });
   }
 
+  /** A program folder on a computer, holding the license file as the panel gives it now. */
+  private async newInstall(name: string | null, machine: Machine): Promise<Install> {
+    const folder = await mkdtemp(join(tmpdir(), "licensing-sim-"));
+    const install = new Install(name, machine, folder, join(folder, `${this.license.licenseKey}.lic`));
+    await writeFile(install.licensePath, await this.backend.licenses.download(this.license.id));
+    return install;
+  }
+
+  /** The program on `name`: the main one when it runs there, else that computer's (made on first use). */
+  private async installOn(name: string): Promise<Install> {
+    if (this.main?.machine.name === name) return this.main;
+    let install = this.others.get(name);
+    if (!install) this.others.set(name, (install = await this.newInstall(name, this.machine(name))));
+    return install;
+  }
+
   private async tearDown() {
-    try {
-      await this.client?.dispose();
-    } catch {
-      // best effort: the run is over
+    for (const install of this.installs()) {
+      try {
+        await install.client?.dispose();
+      } catch {
+        // best effort: the run is over
+      }
+      install.client = null;
     }
-    this.client = null;
     this.scheduler.clear();
-    if (this.folder) await rm(this.folder, { recursive: true, force: true });
+    for (const install of this.installs()) await rm(install.folder, { recursive: true, force: true });
   }
 
   private async runStep({ step, text, line }: ScenarioStep): Promise<StepOutcome> {
-    this.network.takeCounts();
+    this.takeCounts();
     let result: StepOutcome;
+    let install = this.main!;
     const refusal = this.refusal(step);
     if (refusal) {
       result = { outcome: "refused", message: refusal };
     } else {
       try {
-        result = await this.execute(step);
+        if (step.kind === "on") {
+          install = await this.installOn(step.machine);
+          result = await this.execute(step.step, install);
+        } else result = await this.execute(step, install);
       } catch (error) {
         const message =
           error instanceof SimulatorError
@@ -130,67 +177,79 @@ export class ScenarioRun {
         result = { outcome: "error", message };
       }
     }
-    this.record("step", text, line, result);
+    this.record("step", text, line, result, install);
     return result;
   }
 
   /** Why a step cannot run against a deployed server; null when it can. */
   private refusal(step: Step): string | null {
     if (this.backend.kind === "local") return null;
-    const rule = stepSpec(step.kind).remote;
+    const kind = step.kind === "on" ? step.step.kind : step.kind;
+    const rule = stepSpec(kind).remote;
     if (rule === "refused")
-      return `refused against --server-url: ${step.kind} needs the in-process server (run without --server-url)`;
-    if (rule === "client-offline" && this.client && this.network.reachable)
+      return `refused against --server-url: ${kind} needs the in-process server (run without --server-url)`;
+    if (rule === "client-offline" && this.installs().some((i) => i.client && i.network.reachable))
       return "refused against --server-url: while the client is online, time can only pass if the server's clock moves too; only this machine's clock moves here. Go offline (or stop the application) first, or run without --server-url";
     return null;
   }
 
-  private async execute(step: Step): Promise<StepOutcome> {
+  private async execute(step: Step, install: Install): Promise<StepOutcome> {
     const ok = (message: string | null = null): StepOutcome => ({ outcome: "ok", message });
+    const atNextStart = install.client ? "; seen at the next start" : "";
     switch (step.kind) {
       case "start":
-        return this.start();
+        return this.start(install);
       case "stop":
-        await this.stop();
+        await this.stop(install);
         return ok();
       case "restart":
-        await this.stop();
-        return this.start();
+        await this.stop(install);
+        return this.start(install);
       case "online":
-        this.network.mode = { kind: "online" };
+        install.network.mode = { kind: "online" };
         return ok();
       case "offline":
-        this.network.mode = { kind: "offline" };
+        install.network.mode = { kind: "offline" };
         return ok();
       case "server-errors":
-        this.network.mode = { kind: "server-errors", status: step.status, retryAfterMs: step.retryAfterMs };
+        install.network.mode = {
+          kind: "server-errors",
+          status: step.status,
+          retryAfterMs: step.retryAfterMs,
+        };
         return ok();
       case "advance":
         await this.advance(step.by);
         return ok();
       case "advance-to": {
-        const client = this.running();
+        const client = this.running(install);
         const details = client.statusDetails;
-        const target = details[ANCHORS[step.anchor]];
+        const target = details[ANCHORS[step.anchor] satisfies keyof ClientStatusDetails];
         if (target === null)
           throw new SimulatorError("simulator.step", `the client has no ${step.anchor} now`);
-        const by = target + step.offset - details.at;
+        // Whole milliseconds, as the clocks move: a heartbeat's time has the fractions of its jitter.
+        const by = Math.ceil(target + step.offset - details.at);
         if (by < 0)
           throw new SimulatorError("simulator.step", `${step.anchor} was ${formatDuration(-by)} ago`);
         await this.advance(by);
         return ok(`advanced ${formatDuration(by)}`);
       }
       case "set-clock":
-        this.clockOffset =
+        install.clockOffset =
           step.to === "reset" ? 0 : "offset" in step.to ? step.to.offset : step.to.at - this.trueNow();
         return ok(
-          this.clockOffset === 0 ? "clock correct" : `clock off by ${formatDuration(this.clockOffset)}`,
+          install.clockOffset === 0 ? "clock correct" : `clock off by ${formatDuration(install.clockOffset)}`,
         );
       case "use-machine":
-        this.machine = step.fingerprint;
-        return ok(this.client ? "used from the next start" : null);
+        if (this.others.has(step.machine))
+          throw new SimulatorError(
+            "simulator.step",
+            `${step.machine} runs a program of its own (on ${step.machine} …): one program per machine`,
+          );
+        install.machine = this.machine(step.machine);
+        return ok(install.client ? "used from the next start" : null);
       case "heartbeat":
-        return ok(`heartbeat() → ${await this.running().heartbeat()}`);
+        return ok(`heartbeat() → ${await this.running(install).heartbeat()}`);
       case "revoke":
         await this.backend.licenses.revoke(this.license.id, step.reason);
         return ok();
@@ -201,53 +260,99 @@ export class ScenarioRun {
         await this.backend.licenses.resume(this.license.id);
         return ok();
       case "rebind":
-        await this.backend.licenses.rebind(this.license.id, step);
+        await this.backend.licenses.rebind(this.license.id, {
+          fingerprint: step.machine === null ? null : this.fingerprintOf(step.machine),
+          binding: step.binding,
+        });
         return ok();
       case "transfer":
         await this.backend.licenses.transfer(this.license.id);
         return ok();
       case "download-license":
-        await writeFile(this.licensePath, await this.backend.licenses.download(this.license.id));
-        return ok(this.client ? "read at the next start" : null);
+        await writeFile(install.licensePath, await this.backend.licenses.download(this.license.id));
+        return ok(install.client ? "read at the next start" : null);
       case "delete-license":
-        await rm(this.licensePath, { force: true });
+        await rm(install.licensePath, { force: true });
         return ok();
       case "corrupt-license":
-        return ok(await this.corruptLicense());
+        return ok(await this.corruptLicense(install));
       case "delete-marker":
-        await rm(cachePaths(this.licensePath).marker, { force: true });
+        await rm(cachePaths(install.licensePath).marker, { force: true });
         return ok();
       case "corrupt-marker":
-        return ok(await this.corruptMarker());
+        return ok(await this.corruptMarker(install));
       case "sweep":
         await this.backend.runJobs(true);
         return ok();
+      case "change-component":
+      case "add-component": {
+        const before = install.machine.value(step.component) ?? "none";
+        const after =
+          step.kind === "change-component"
+            ? install.machine.change(step.component, step.value)
+            : install.machine.add(step.component, step.value);
+        return ok(`${step.component} ${before} → ${after}${atNextStart}`);
+      }
+      case "remove-component": {
+        const before = install.machine.value(step.component);
+        install.machine.remove(step.component);
+        return ok(`${step.component} ${before} → none${atNextStart}`);
+      }
+      case "upgrade-os": {
+        const before = install.machine.sources.osDescription;
+        return ok(`${before} → ${install.machine.upgradeOs(step.major)}${atNextStart}`);
+      }
+      case "reinstall":
+        return ok(await this.reinstall(install));
+      case "deactivate-machine":
+        return ok(await this.deactivateMachine(install, step.machine));
+      case "reset-activation":
+        return ok(await this.resetActivation(step.machine ?? install.machine.name));
+      case "reset-device-budget":
+        await this.backend.licenses.resetDeviceBudget(this.license.id);
+        return ok();
+      case "on":
+        throw new SimulatorError("simulator.step", "on cannot be nested");
       case "expect": {
         const checked = await check(step.target, {
-          client: this.client,
-          lastInitialize: this.lastInitialize,
+          client: install.client,
+          lastInitialize: install.lastInitialize,
+          lastActivation: install.network.lastActivation,
           serverLicense: () => this.backend.licenses.get(this.license.id),
+          serverActivations: () => this.backend.licenses.activations(this.license.id),
+          fingerprintOf: (name) => this.fingerprintOf(name),
         });
         return { outcome: checked.ok ? "ok" : "failed", message: checked.message };
       }
     }
   }
 
-  private running(): LicenseClient {
-    if (!this.client) throw new SimulatorError("simulator.step", "no application is running: start it first");
-    return this.client;
+  private running(install: Install): LicenseClientCore {
+    if (!install.client)
+      throw new SimulatorError("simulator.step", "no application is running: start it first");
+    return install.client;
   }
 
-  private async start(): Promise<StepOutcome> {
-    if (this.client) throw new SimulatorError("simulator.step", "the application is already running");
-    const client = new LicenseClient({
+  /**
+   * A new client on the program's files, as the Node `LicenseClient` makes it (file storage, the default
+   * fingerprint and components), but reading the simulated machine's sources instead of this computer's:
+   * the SDK's `fingerprintOf` (in the version it chooses for the install) and `fingerprintComponents`.
+   */
+  private async start(install: Install): Promise<StepOutcome> {
+    if (install.client) throw new SimulatorError("simulator.step", "the application is already running");
+    // The SDK reads its machine once per process: a change to the hardware is seen by the next start.
+    const sources = install.machine.sources;
+    const version = this.scenario.fingerprintVersion;
+    const client = new LicenseClientCore({
       serverUrl: this.backend.url,
-      licenseFilePath: this.licensePath,
       publicKey: this.license.publicKey,
-      hwFingerprint: this.machine,
-      machineName: "licensing-sim",
-      fetch: this.network.fetch,
-      clock: this.clientNow,
+      storage: fileStorage(install.licensePath),
+      hwFingerprint: async (fingerprintVersion) => fingerprintOf(sources, fingerprintVersion)!,
+      ...(version === undefined ? {} : { fingerprintVersion: version }),
+      components: fingerprintComponents(sources),
+      machineName: sources.machineName,
+      fetch: install.network.fetch,
+      clock: () => this.clientNow(install),
       scheduler: this.scheduler,
       deactivateOnDispose: this.scenario.deactivateOnDispose,
       // Offline and injected errors fail at once; a slow answer (a loaded CI machine) is waited for, so a
@@ -257,32 +362,83 @@ export class ScenarioRun {
     client.onStatusChange((status, previous) => {
       if (!this.inAdvance) return;
       const { reason } = client.statusDetails;
+      const who = install.name === null ? "" : `${install.name}: `;
       this.record(
         "transition",
-        `${previous} → ${status}`,
+        `${who}${previous} → ${status}`,
         null,
         { outcome: "ok", message: null },
+        install,
         { status, reason },
       );
     });
-    this.client = client;
-    this.lastInitialize = await client.initialize();
-    return { outcome: "ok", message: `initialize() → ${this.lastInitialize}` };
+    install.client = client;
+    install.lastInitialize = await client.initialize();
+    return { outcome: "ok", message: `initialize() → ${install.lastInitialize}` };
   }
 
-  private async stop() {
-    const client = this.client;
-    this.client = null;
+  private async stop(install: Install) {
+    const client = install.client;
+    install.client = null;
     await client?.dispose();
   }
 
+  private async reinstall(install: Install): Promise<string> {
+    if (install.client)
+      throw new SimulatorError(
+        "simulator.step",
+        "the application is running: stop it first (a reinstall replaces the system under it)",
+      );
+    const id = install.machine.reinstall();
+    const { marker, state } = cachePaths(install.licensePath);
+    await rm(marker, { force: true });
+    await rm(state, { force: true });
+    return `machine-id → ${id}; the program's cache is gone, its license file kept`;
+  }
+
+  /** What an app does after a seat-limit refusal: frees the named machine's seat through the SDK. */
+  private async deactivateMachine(install: Install, name: string): Promise<string> {
+    const client = this.running(install);
+    const hostName = this.machine(name).sources.machineName;
+    const listed = await client.listMachines();
+    const found = listed.filter((m) => m.machineName === hostName);
+    if (found.length !== 1)
+      throw new SimulatorError(
+        "simulator.step",
+        `listMachines() shows ${found.length} machines named ${hostName ?? "(none)"}: ${listed.map((m) => m.machineName ?? "(unnamed)").join(", ") || "none at all"}`,
+      );
+    return `deactivateMachine(${found[0]!.activationId}) → ${await client.deactivateMachine(found[0]!.activationId)}`;
+  }
+
   /**
-   * Moves time forward by `ms`, stopping at every timer the client set (heartbeats, retries) and every
-   * status transition it predicts, so each happens at its own time; the in-process server's jobs run on
+   * An Admin's reset of a machine's activation: the one its running program holds, else the live one the
+   * panel lists under its host name.
+   */
+  private async resetActivation(name: string): Promise<string> {
+    const machine = this.machine(name);
+    let id = this.installs().find((i) => i.machine === machine)?.client?.statusDetails.activationId ?? null;
+    if (id === null) {
+      const live = (await this.backend.licenses.activations(this.license.id)).filter(
+        (a) => a.status === "active" && a.machineName === machine.sources.machineName,
+      );
+      if (live.length !== 1)
+        throw new SimulatorError(
+          "simulator.step",
+          `the panel lists ${live.length} live activations of ${name}: nothing to reset`,
+        );
+      id = live[0]!.id;
+    }
+    await this.backend.licenses.resetActivation(this.license.id, id);
+    return `activation ${id} deactivated`;
+  }
+
+  /**
+   * Moves time forward by `ms`, stopping at every timer the clients set (heartbeats, retries) and every
+   * status transition they predict, so each happens at its own time; the in-process server's jobs run on
    * their virtual intervals on the way, and all of them at the end.
    */
   private async advance(ms: number) {
-    const target = this.elapsed + ms;
+    const target = this.elapsed + Math.ceil(ms);
     this.inAdvance = true;
     try {
       for (let stops = 0; ; stops++) {
@@ -295,7 +451,8 @@ export class ScenarioRun {
         this.moveTime(stop - this.elapsed);
         if (this.backend.kind === "local") await this.backend.runJobs(this.elapsed >= target);
         await this.scheduler.fireDue();
-        this.client?.refreshStatus(); // the client notices (and reports) a transition where time stops
+        // The clients notice (and report) a transition where time stops.
+        for (const install of this.installs()) install.client?.refreshStatus();
         if (this.elapsed >= target) break;
       }
     } finally {
@@ -303,11 +460,17 @@ export class ScenarioRun {
     }
   }
 
-  /** When (in scenario time) the client's status will change by itself, if it will. */
+  /** When (in scenario time) a client's status will next change by itself, if one's will. */
   private nextTransition(): number | null {
-    if (!this.client) return null;
-    const { nextTransitionAt, at } = this.client.statusDetails;
-    return nextTransitionAt === null ? null : this.elapsed + (nextTransitionAt - at);
+    let next: number | null = null;
+    for (const { client } of this.installs()) {
+      if (!client) continue;
+      const { nextTransitionAt, at } = client.statusDetails;
+      if (nextTransitionAt === null) continue;
+      const when = this.elapsed + (nextTransitionAt - at);
+      if (next === null || when < next) next = when;
+    }
+    return next;
   }
 
   private moveTime(ms: number) {
@@ -315,7 +478,18 @@ export class ScenarioRun {
     if (ms <= 0) return;
     this.elapsed += ms;
     if (this.backend.kind === "local") this.backend.advanceServer(ms);
-    else this.clockOffset += ms;
+    else for (const install of this.installs()) install.clockOffset += ms;
+  }
+
+  private takeCounts(): NetworkCounts {
+    const total: NetworkCounts = { ok: 0, refused: 0, failed: 0 };
+    for (const install of this.installs()) {
+      const counts = install.network.takeCounts();
+      total.ok += counts.ok;
+      total.refused += counts.refused;
+      total.failed += counts.failed;
+    }
+    return total;
   }
 
   private async readCached(path: string, what: string): Promise<string> {
@@ -326,14 +500,14 @@ export class ScenarioRun {
     }
   }
 
-  private async corruptMarker(): Promise<string> {
-    const path = cachePaths(this.licensePath).marker;
+  private async corruptMarker(install: Install): Promise<string> {
+    const path = cachePaths(install.licensePath).marker;
     await writeFile(path, damageSignature(await this.readCached(path, "cached marker")));
     return "signature damaged; read at the next start";
   }
 
-  private async corruptLicense(): Promise<string> {
-    const text = await this.readCached(this.licensePath, "license file");
+  private async corruptLicense(install: Install): Promise<string> {
+    const text = await this.readCached(install.licensePath, "license file");
     let damaged: string;
     try {
       const envelope = JSON.parse(text) as { token: string };
@@ -341,7 +515,7 @@ export class ScenarioRun {
     } catch {
       damaged = damageSignature(text); // a bare token
     }
-    await writeFile(this.licensePath, damaged);
+    await writeFile(install.licensePath, damaged);
     return "token signature damaged; read at the next start";
   }
 
@@ -350,21 +524,29 @@ export class ScenarioRun {
     step: string,
     line: number | null,
     { outcome, message }: StepOutcome,
+    install: Install | null = this.main,
     status?: Pick<TimelineEvent, "status" | "reason">,
   ) {
-    // A step ends where time stops: the client observes its clock there, as its watch would.
-    const details = status ?? (this.client ? this.client.refreshStatus() : null);
+    let details: Pick<TimelineEvent, "status" | "reason"> | null = status ?? null;
+    if (!status) {
+      // A step ends where time stops: the clients observe their clocks there, as their watches would.
+      for (const other of this.installs()) {
+        const refreshed = other.client?.refreshStatus() ?? null;
+        if (other === install) details = refreshed;
+      }
+    }
     let requests = null;
     if (kind !== "transition") {
-      const counts = this.network.takeCounts();
+      const counts = this.takeCounts();
       if (counts.ok + counts.refused + counts.failed > 0) requests = counts;
     }
     this.events.push({
       kind,
       at: this.trueNow(),
-      clockAt: this.clientNow(),
+      clockAt: install ? this.clientNow(install) : this.trueNow(),
       elapsed: this.elapsed,
       line,
+      machine: install?.name ?? null,
       step,
       status: details?.status ?? null,
       reason: details?.reason ?? null,

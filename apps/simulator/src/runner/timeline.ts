@@ -22,6 +22,8 @@ export interface TimelineEvent {
   elapsed: number;
   /** Line in the scenario file; null for setup and transitions. */
   line: number | null;
+  /** The computer the row is about: null for the main program, else the machine of an `on` step's. */
+  machine: string | null;
   /** The step as written, or what happened. */
   step: string;
   /** The client's status afterwards; null while no application runs. */

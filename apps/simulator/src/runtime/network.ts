@@ -20,6 +20,11 @@ export interface NetworkCounts {
 export class SimulatedNetwork {
   mode: NetworkMode = { kind: "online" };
   counts: NetworkCounts = { ok: 0, refused: 0, failed: 0 };
+  /**
+   * The body of the server's last answer to `POST /client/activate` (`{activationId, healed, …}`, or the
+   * error `{code, retryAt, machines, …}`): what the SDK was told, which its status does not all show.
+   */
+  lastActivation: unknown = null;
 
   constructor(private readonly realFetch: typeof fetch = globalThis.fetch) {}
 
@@ -56,6 +61,14 @@ export class SimulatedNetwork {
     const response = await this.realFetch(input, init);
     if (response.ok) this.counts.ok++;
     else this.counts.refused++;
+    if (new URL(requestUrl(input)).pathname.endsWith("/client/activate"))
+      this.lastActivation = await response
+        .clone()
+        .json()
+        .catch(() => null);
     return response;
   };
 }
+
+const requestUrl = (input: Parameters<typeof fetch>[0]) =>
+  typeof input === "string" ? input : input instanceof URL ? input.href : input.url;

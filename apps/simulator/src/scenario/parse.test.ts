@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatDuration, parseDuration } from "./duration.ts";
 import { parseScenario, ScenarioError } from "./parse.ts";
-import { parseStep, STEP_SPECS } from "./steps.ts";
+import { MachineFingerprint, parseStep, STEP_SPECS } from "./steps.ts";
 
 const DAY = 86_400_000;
 
@@ -57,10 +57,10 @@ describe("parseStep", () => {
     expect(parseStep("set-clock reset")).toEqual({ kind: "set-clock", to: "reset" });
     expect(parseStep("rebind new-laptop fixed")).toEqual({
       kind: "rebind",
-      fingerprint: "new-laptop",
+      machine: "new-laptop",
       binding: "fixed",
     });
-    expect(parseStep("rebind none")).toEqual({ kind: "rebind", fingerprint: null, binding: null });
+    expect(parseStep("rebind none")).toEqual({ kind: "rebind", machine: null, binding: null });
     expect(parseStep("revoke Chargeback on card")).toEqual({ kind: "revoke", reason: "Chargeback on card" });
     expect(parseStep("  restart  ")).toEqual({ kind: "restart" });
   });
@@ -90,6 +90,117 @@ describe("parseStep", () => {
       kind: "expect",
       target: { kind: "value", source: "server", path: "status", value: "Revoked" },
     });
+  });
+
+  it("reads the steps that change a machine, act on its activation and run a second client", () => {
+    expect(parseStep("change-component disk-id")).toEqual({
+      kind: "change-component",
+      component: "disk-id",
+      value: null,
+    });
+    expect(parseStep("change-component mac-address 3c:22:fb:00:00:01")).toEqual({
+      kind: "change-component",
+      component: "mac-address",
+      value: "3c:22:fb:00:00:01",
+    });
+    expect(parseStep("add-component memory-size 32gib")).toEqual({
+      kind: "add-component",
+      component: "memory-size",
+      value: "32gib",
+    });
+    expect(parseStep("remove-component host-name")).toEqual({
+      kind: "remove-component",
+      component: "host-name",
+    });
+    expect(parseStep("upgrade-os")).toEqual({ kind: "upgrade-os", major: null });
+    expect(parseStep("upgrade-os 14")).toEqual({ kind: "upgrade-os", major: 14 });
+    expect(parseStep("reinstall")).toEqual({ kind: "reinstall" });
+    expect(parseStep("use-machine new-laptop")).toEqual({ kind: "use-machine", machine: "new-laptop" });
+    expect(parseStep("reset-activation")).toEqual({ kind: "reset-activation", machine: null });
+    expect(parseStep("reset-activation home-laptop")).toEqual({
+      kind: "reset-activation",
+      machine: "home-laptop",
+    });
+    expect(parseStep("reset-device-budget")).toEqual({ kind: "reset-device-budget" });
+    expect(parseStep("deactivate-machine office-pc")).toEqual({
+      kind: "deactivate-machine",
+      machine: "office-pc",
+    });
+    expect(parseStep("on home-laptop start")).toEqual({
+      kind: "on",
+      machine: "home-laptop",
+      step: { kind: "start" },
+    });
+    expect(parseStep("on home-laptop expect details.reason seat-limit")).toEqual({
+      kind: "on",
+      machine: "home-laptop",
+      step: {
+        kind: "expect",
+        target: { kind: "value", source: "details", path: "reason", value: "seat-limit" },
+      },
+    });
+    expect(parseStep("on home-laptop change-component disk-id")).toMatchObject({
+      step: { kind: "change-component", component: "disk-id" },
+    });
+    expect(parseStep("advance to retry-at -1s")).toEqual({
+      kind: "advance-to",
+      anchor: "retry-at",
+      offset: -1000,
+    });
+    expect(parseStep("advance to next-heartbeat")).toEqual({
+      kind: "advance-to",
+      anchor: "next-heartbeat",
+      offset: 0,
+    });
+  });
+
+  it("reads the expectations of activations, seats and fingerprints", () => {
+    expect(parseStep("expect activation.healed true")).toEqual({
+      kind: "expect",
+      target: { kind: "value", source: "activation", path: "healed", value: true },
+    });
+    expect(parseStep("expect seats 1")).toEqual({
+      kind: "expect",
+      target: { kind: "count", what: "seats", value: 1 },
+    });
+    expect(parseStep("expect activations 2")).toEqual({
+      kind: "expect",
+      target: { kind: "count", what: "activations", value: 2 },
+    });
+    expect(parseStep("expect heals 0")).toEqual({
+      kind: "expect",
+      target: { kind: "count", what: "heals", value: 0 },
+    });
+    expect(parseStep("expect server.hwFingerprint fingerprint(office-pc)")).toEqual({
+      kind: "expect",
+      target: {
+        kind: "value",
+        source: "server",
+        path: "hwFingerprint",
+        value: new MachineFingerprint("office-pc"),
+      },
+    });
+  });
+
+  it("says precisely what is wrong with them", () => {
+    expect(parseStep("change-component gpu")).toBe(
+      'change-component: the component must be one of machine-id, cpu-model, memory-size, disk-id, mac-address, host-name, os-family, got "gpu"',
+    );
+    expect(parseStep("change-component")).toBe(
+      "change-component: needs a component and optionally its new value",
+    );
+    expect(parseStep("remove-component disk-id now")).toBe("remove-component: needs one component");
+    expect(parseStep("upgrade-os next")).toBe('upgrade-os: takes an optional major version, got "next"');
+    expect(parseStep("reinstall windows")).toBe('reinstall: takes no arguments, got "windows"');
+    expect(parseStep("deactivate-machine")).toBe("deactivate-machine: needs one machine name");
+    expect(parseStep("reset-activation a b")).toBe("reset-activation: takes at most one machine name");
+    expect(parseStep("on home-laptop")).toBe("on: needs a machine and a step, e.g. on home-laptop start");
+    expect(parseStep("on home-laptop advance 1d")).toBe("on: advance is not a step of one machine's program");
+    expect(parseStep("on a on b start")).toBe("on: on is not a step of one machine's program");
+    expect(parseStep("on home-laptop strat")).toMatch(/^on: unknown step "strat"/);
+    expect(parseStep("on home-laptop advance to lunch")).toMatch(/^on: advance: advance to needs one of/);
+    expect(parseStep("expect seats many")).toBe("expect: seats needs a count, e.g. expect seats 1");
+    expect(parseStep("expect heals -1")).toBe("expect: heals needs a count, e.g. expect heals 1");
   });
 
   it("says precisely what is wrong", () => {
@@ -178,6 +289,45 @@ describe("parseScenario", () => {
     expect(problem("name: x\nlicence: {}\nsteps: [start]\n")).toMatch(/^s\.yaml(:\d+)?: .*licence/);
     expect(problem("steps: [start]\n")).toMatch(/^s\.yaml(:\d+)?: name: /);
     expect(problem("name: x\nsteps: []\n")).toBe("s.yaml:2: steps: a scenario needs at least one step");
+  });
+
+  it("reads the machine, the fingerprint version and the device terms", () => {
+    const scenario = parseScenario(
+      [
+        "name: Moves",
+        "machine: pc-1",
+        "fingerprintVersion: 1",
+        "license:",
+        "  fingerprintMatch: strict",
+        "  maxNewDevicesPerWindow: 3",
+        "  newDeviceWindowDays: 30",
+        "steps: [start]",
+      ].join("\n"),
+      file,
+    );
+    expect(scenario).toMatchObject({
+      machine: "pc-1",
+      fingerprintVersion: 1,
+      license: { fingerprintMatch: "strict", maxNewDevicesPerWindow: 3, newDeviceWindowDays: 30 },
+    });
+    // Absent: the SDK's choice and the template's terms.
+    const defaults = parseScenario("name: x\nsteps: [start]\n", file);
+    expect(defaults.fingerprintVersion).toBeUndefined();
+    expect(defaults.license).not.toHaveProperty("fingerprintMatch");
+    expect(defaults.license).not.toHaveProperty("maxNewDevicesPerWindow");
+    expect(defaults.license).not.toHaveProperty("newDeviceWindowDays");
+    expect(problem("name: x\nmachine: office pc\nsteps: [start]\n")).toBe(
+      "s.yaml:2: machine: a machine name is one word",
+    );
+    expect(problem("name: x\nfingerprintVersion: 3\nsteps: [start]\n")).toMatch(
+      /^s\.yaml:2: fingerprintVersion: /,
+    );
+    expect(problem("name: x\nlicense:\n  maxNewDevicesPerWindow: 0\nsteps: [start]\n")).toMatch(
+      /^s\.yaml:3: license\.maxNewDevicesPerWindow: /,
+    );
+    expect(problem("name: x\nlicense:\n  fingerprintMatch: sloppy\nsteps: [start]\n")).toMatch(
+      /^s\.yaml:3: license\.fingerprintMatch: /,
+    );
   });
 
   it("reports broken YAML with its line", () => {

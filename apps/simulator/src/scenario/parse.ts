@@ -1,4 +1,9 @@
-import { HwBinding } from "@licensing/contracts";
+import {
+  FingerprintMatch,
+  HwBinding,
+  MaxNewDevicesPerWindow,
+  NewDeviceWindowDays,
+} from "@licensing/contracts";
 import { isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import { z } from "zod";
 import { parseDuration } from "./duration.ts";
@@ -32,6 +37,12 @@ const LicenseTerms = z
     trial: z.boolean().default(false),
     /** `fixed` pins the license to the scenario's `machine`. */
     binding: HwBinding.default("none"),
+    /** How far a machine may drift and still be recognised; absent: the template's (`fuzzy`). */
+    fingerprintMatch: FingerprintMatch.optional(),
+    /** The device budget: new devices per window; absent or null: no limit. */
+    maxNewDevicesPerWindow: MaxNewDevicesPerWindow.optional(),
+    /** The device budget's window; absent: the template's (30). */
+    newDeviceWindowDays: NewDeviceWindowDays.optional(),
     features: z.array(z.string()).default([]),
     limits: z.record(z.string(), z.unknown()).default({}),
     /** Further members of the license's config. */
@@ -45,8 +56,10 @@ const Header = z
     description: z.string().optional(),
     /** When the scenario starts (in-process server only): the shared clock's first reading. */
     start: Instant.prefault("2026-01-01T00:00:00Z"),
-    /** This machine's fingerprint. */
-    machine: z.string().min(1).default("sim-machine-a"),
+    /** The machine the program runs on: its name, from which its hardware (the fingerprint sources) derives. */
+    machine: z.string().regex(/^\S+$/, "a machine name is one word").default("sim-machine-a"),
+    /** The SDK's fingerprintVersion option; absent: the SDK's choice (2 for a new install). */
+    fingerprintVersion: z.union([z.literal(1), z.literal(2)]).optional(),
     /** The server's heartbeat interval (in-process server only; clients keep it within 30 s..24 h). */
     heartbeatInterval: Duration.prefault("15m"),
     /** Whether quitting the application deactivates it (the SDK option; the spec's default is true). */

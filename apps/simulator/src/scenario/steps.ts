@@ -1,5 +1,6 @@
 import { CLIENT_STATUSES, type ClientStatus } from "@licensing/client";
 import { HwBinding } from "@licensing/contracts";
+import { COMPONENT_KINDS, isComponentKind, type ComponentKind } from "../runtime/machine.ts";
 import { parseDuration } from "./duration.ts";
 
 /** Points in the license's life that `advance to` can aim at, read from the client's `statusDetails`. */
@@ -8,15 +9,29 @@ export const ANCHORS = {
   "grace-end": "graceEndsAt",
   "token-exp": "tokenExpiresAt",
   "next-transition": "nextTransitionAt",
+  "next-heartbeat": "nextHeartbeatAt",
+  "retry-at": "retryAt",
 } as const;
 export type Anchor = keyof typeof ANCHORS;
+
+/** An expected value written `fingerprint(<machine>)`: that machine's fingerprint when the check runs. */
+export class MachineFingerprint {
+  constructor(readonly machine: string) {}
+}
+
+/** What the license's activations on the server are counted for: live ones, all of them, their heals. */
+export const COUNTS = ["seats", "activations", "heals"] as const;
+export type Count = (typeof COUNTS)[number];
+
+export type ValueSource = "config" | "details" | "license" | "server" | "activation";
 
 export type ExpectTarget =
   | { kind: "status"; status: ClientStatus }
   | { kind: "usable"; value: boolean }
   | { kind: "initialized"; value: boolean }
   | { kind: "feature"; name: string; present: boolean }
-  | { kind: "value"; source: "config" | "details" | "license" | "server"; path: string; value: unknown };
+  | { kind: "count"; what: Count; value: number }
+  | { kind: "value"; source: ValueSource; path: string; value: unknown };
 
 export type Step =
   | { kind: "start" }
@@ -28,12 +43,12 @@ export type Step =
   | { kind: "advance"; by: number }
   | { kind: "advance-to"; anchor: Anchor; offset: number }
   | { kind: "set-clock"; to: { at: number } | { offset: number } | "reset" }
-  | { kind: "use-machine"; fingerprint: string }
+  | { kind: "use-machine"; machine: string }
   | { kind: "heartbeat" }
   | { kind: "revoke"; reason: string | null }
   | { kind: "suspend" }
   | { kind: "resume" }
-  | { kind: "rebind"; fingerprint: string | null; binding: HwBinding | null }
+  | { kind: "rebind"; machine: string | null; binding: HwBinding | null }
   | { kind: "transfer" }
   | { kind: "download-license" }
   | { kind: "delete-license" }
@@ -41,6 +56,15 @@ export type Step =
   | { kind: "delete-marker" }
   | { kind: "corrupt-marker" }
   | { kind: "sweep" }
+  | { kind: "change-component"; component: ComponentKind; value: string | null }
+  | { kind: "add-component"; component: ComponentKind; value: string | null }
+  | { kind: "remove-component"; component: ComponentKind }
+  | { kind: "upgrade-os"; major: number | null }
+  | { kind: "reinstall" }
+  | { kind: "reset-activation"; machine: string | null }
+  | { kind: "reset-device-budget" }
+  | { kind: "deactivate-machine"; machine: string }
+  | { kind: "on"; machine: string; step: Step }
   | { kind: "expect"; target: ExpectTarget };
 
 export type StepKind = Step["kind"];
@@ -58,6 +82,8 @@ interface StepSpec {
   usage: string;
   summary: string;
   remote: RemoteRule;
+  /** A step of one machine's program (or hardware), which `on <machine>` can run on another computer. */
+  perMachine: boolean;
   /** The step from its arguments, or the reason they are wrong. */
   parse(args: string[]): Step | string;
 }
@@ -73,8 +99,13 @@ function durationArg(text: string | undefined, what: string): number | string {
   return ms === null ? `"${text}" is not a duration (e.g. 3d, 90m, 24h+1s, 7d-1s)` : ms;
 }
 
-/** "true"/"false", JSON (numbers, null, quoted strings, arrays, objects), or else the text as a string. */
+/**
+ * "true"/"false", JSON (numbers, null, quoted strings, arrays, objects), `fingerprint(<machine>)`, or else
+ * the text as a string.
+ */
 export function parseValue(text: string): unknown {
+  const fingerprint = /^fingerprint\((\S+)\)$/.exec(text);
+  if (fingerprint) return new MachineFingerprint(fingerprint[1]!);
   try {
     return JSON.parse(text);
   } catch {
@@ -88,7 +119,7 @@ function parseExpect(args: string[]): Step | string {
   const expect = (target: ExpectTarget): Step => ({ kind: "expect", target });
   switch (what) {
     case undefined:
-      return "needs what to check: status, usable, initialized, feature, no-feature, config, details.…, license.…, server.…";
+      return "needs what to check: status, usable, initialized, feature, no-feature, config, seats, activations, heals, details.…, license.…, server.…, activation.…";
     case "status": {
       const status = CLIENT_STATUSES.find((s) => s === text);
       return status
@@ -111,18 +142,39 @@ function parseExpect(args: string[]): Step | string {
         ? expect({ kind: "value", source: "config", path, value: parseValue(value.join(" ")) })
         : "config needs a dotted path and a value, e.g. expect config limits.maxSeats 3";
     }
+    case "seats":
+    case "activations":
+    case "heals": {
+      const value = Number(text);
+      return rest.length === 1 && Number.isInteger(value) && value >= 0
+        ? expect({ kind: "count", what, value })
+        : `${what} needs a count, e.g. expect ${what} 1`;
+    }
     default: {
-      const match = /^(details|license|server)\.(.+)$/.exec(what);
+      const match = /^(details|license|server|activation)\.(.+)$/.exec(what);
       if (!match) return `cannot check "${what}"`;
       if (rest.length === 0) return `${what} needs a value to compare with`;
       return expect({
         kind: "value",
-        source: match[1] as "details" | "license" | "server",
+        source: match[1] as ValueSource,
         path: match[2]!,
         value: parseValue(text),
       });
     }
   }
+}
+
+function componentArg(text: string | undefined): ComponentKind | string {
+  return text !== undefined && isComponentKind(text)
+    ? text
+    : `the component must be one of ${COMPONENT_KINDS.join(", ")}, got "${text ?? ""}"`;
+}
+
+function componentStep(kind: "change-component" | "add-component", args: string[]): Step | string {
+  if (args.length < 1 || args.length > 2) return "needs a component and optionally its new value";
+  const component = componentArg(args[0]);
+  if (!isComponentKind(component)) return component;
+  return { kind, component, value: args[1] ?? null };
 }
 
 /** Every step, in the order `--help` lists them. One home for each step's syntax, help and remote rule. */
@@ -133,6 +185,7 @@ export const STEP_SPECS: StepSpec[] = [
     summary:
       "Starts the application: a new LicenseClient on the license file, then initialize(). The timeline shows its result.",
     remote: "ok",
+    perMachine: true,
     parse: noArgs({ kind: "start" }),
   },
   {
@@ -141,6 +194,7 @@ export const STEP_SPECS: StepSpec[] = [
     summary:
       "Quits the application: dispose() (deactivates best-effort unless deactivateOnDispose is false).",
     remote: "ok",
+    perMachine: true,
     parse: noArgs({ kind: "stop" }),
   },
   {
@@ -148,6 +202,7 @@ export const STEP_SPECS: StepSpec[] = [
     usage: "restart",
     summary: "stop, then start: a new LicenseClient on the same files (cached marker, state).",
     remote: "ok",
+    perMachine: true,
     parse: noArgs({ kind: "restart" }),
   },
   {
@@ -155,6 +210,7 @@ export const STEP_SPECS: StepSpec[] = [
     usage: "online",
     summary: "The network works again: requests reach the server.",
     remote: "ok",
+    perMachine: true,
     parse: noArgs({ kind: "online" }),
   },
   {
@@ -162,6 +218,7 @@ export const STEP_SPECS: StepSpec[] = [
     usage: "offline",
     summary: "No network: every request fails as fetch does when nothing answers.",
     remote: "ok",
+    perMachine: true,
     parse: noArgs({ kind: "offline" }),
   },
   {
@@ -170,6 +227,7 @@ export const STEP_SPECS: StepSpec[] = [
     summary:
       "Every request is answered with this HTTP status (5xx or 429), optionally with Retry-After. `online` ends it.",
     remote: "ok",
+    perMachine: true,
     parse(args) {
       const status = Number(args[0]);
       if (!Number.isInteger(status) || !(status === 429 || (status >= 500 && status <= 599)))
@@ -185,10 +243,11 @@ export const STEP_SPECS: StepSpec[] = [
   },
   {
     name: "advance",
-    usage: "advance <duration> | advance to <marker-exp|grace-end|token-exp|next-transition> [±<duration>]",
+    usage: `advance <duration> | advance to <${Object.keys(ANCHORS).join("|")}> [±<duration>]`,
     summary:
-      "Time passes: the shared clock moves (server, sweepers and client); heartbeats, retries and status changes happen on the way. `advance to marker-exp -1s` stops one second before the marker expires.",
+      "Time passes: the shared clock moves (server, sweepers and clients); heartbeats, retries and status changes happen on the way. `advance to marker-exp -1s` stops one second before the marker expires; `next-heartbeat` is the next heartbeat or activation attempt, `retry-at` when a device budget lets a new device in (the program's statusDetails).",
     remote: "client-offline",
+    perMachine: false,
     parse(args) {
       if (args[0] === "to") {
         const anchor = args[1] as Anchor | undefined;
@@ -211,6 +270,7 @@ export const STEP_SPECS: StepSpec[] = [
     summary:
       "Sets this machine's clock only (the client's), not the server's: a time, an offset from the true time (set-clock -2d rolls it back, set-clock +10m skews it), or reset.",
     remote: "ok",
+    perMachine: true,
     parse(args) {
       const text = args.join("");
       if (text === "reset") return { kind: "set-clock", to: "reset" };
@@ -226,12 +286,13 @@ export const STEP_SPECS: StepSpec[] = [
   },
   {
     name: "use-machine",
-    usage: "use-machine <fingerprint>",
+    usage: "use-machine <machine>",
     summary:
-      "The fingerprint the next start uses (the scenario's `machine` until then): moving to another computer.",
+      "The machine the next start runs on (the scenario's `machine` until then): the program and its files move to another computer, whose hardware is derived from its name.",
     remote: "ok",
+    perMachine: false,
     parse: (args) =>
-      args.length === 1 ? { kind: "use-machine", fingerprint: args[0]! } : "needs one fingerprint",
+      args.length === 1 ? { kind: "use-machine", machine: args[0]! } : "needs one machine name",
   },
   {
     name: "heartbeat",
@@ -239,6 +300,7 @@ export const STEP_SPECS: StepSpec[] = [
     summary:
       "The client sends one heartbeat now (client.heartbeat()); the timeline shows whether it succeeded.",
     remote: "ok",
+    perMachine: true,
     parse: noArgs({ kind: "heartbeat" }),
   },
   {
@@ -246,6 +308,7 @@ export const STEP_SPECS: StepSpec[] = [
     usage: "revoke [reason…]",
     summary: "An Admin revokes the license (POST /licenses/{id}/revoke).",
     remote: "ok",
+    perMachine: false,
     parse: (args) => ({ kind: "revoke", reason: args.length ? args.join(" ") : null }),
   },
   {
@@ -253,6 +316,7 @@ export const STEP_SPECS: StepSpec[] = [
     usage: "suspend",
     summary: "An Admin suspends the license.",
     remote: "ok",
+    perMachine: false,
     parse: noArgs({ kind: "suspend" }),
   },
   {
@@ -260,23 +324,25 @@ export const STEP_SPECS: StepSpec[] = [
     usage: "resume",
     summary: "An Admin resumes a suspended license.",
     remote: "ok",
+    perMachine: false,
     parse: noArgs({ kind: "resume" }),
   },
   {
     name: "rebind",
-    usage: "rebind <fingerprint|none> [none|fixed|firstActivation]",
+    usage: "rebind <machine|none> [none|fixed|firstActivation]",
     summary:
-      "An Admin rebinds the license to a machine (or releases it with none), optionally forcing the mode. Every activation ends; the customer must download the license again.",
+      "An Admin rebinds the license to a machine (its fingerprint now), or releases it with none, optionally forcing the mode. Every activation ends; the customer must download the license again.",
     remote: "ok",
+    perMachine: false,
     parse(args) {
-      if (args.length < 1 || args.length > 2) return "needs a fingerprint (or none) and optionally a mode";
+      if (args.length < 1 || args.length > 2) return "needs a machine (or none) and optionally a mode";
       const mode = args[1] ?? null;
       const binding = mode === null ? null : HwBinding.safeParse(mode);
       if (binding && !binding.success)
         return `the mode must be one of ${HwBinding.options.join(", ")}, got "${mode}"`;
       return {
         kind: "rebind",
-        fingerprint: args[0] === "none" ? null : args[0]!,
+        machine: args[0] === "none" ? null : args[0]!,
         binding: binding ? binding.data : null,
       };
     },
@@ -287,6 +353,7 @@ export const STEP_SPECS: StepSpec[] = [
     summary:
       "An Admin transfers the license to another company (a child company the simulator created): a new version, every activation ends.",
     remote: "ok",
+    perMachine: false,
     parse: noArgs({ kind: "transfer" }),
   },
   {
@@ -295,6 +362,7 @@ export const STEP_SPECS: StepSpec[] = [
     summary:
       "The customer downloads the license file again (after a rebind or transfer); read at the next start.",
     remote: "ok",
+    perMachine: true,
     parse: noArgs({ kind: "download-license" }),
   },
   {
@@ -302,6 +370,7 @@ export const STEP_SPECS: StepSpec[] = [
     usage: "delete-license",
     summary: "Deletes the license file (rule 6); read at the next start.",
     remote: "ok",
+    perMachine: true,
     parse: noArgs({ kind: "delete-license" }),
   },
   {
@@ -309,6 +378,7 @@ export const STEP_SPECS: StepSpec[] = [
     usage: "corrupt-license",
     summary: "Damages the license token's signature in the file (rule 6); read at the next start.",
     remote: "ok",
+    perMachine: true,
     parse: noArgs({ kind: "corrupt-license" }),
   },
   {
@@ -316,6 +386,7 @@ export const STEP_SPECS: StepSpec[] = [
     usage: "delete-marker",
     summary: "Deletes the cached marker (<license file>.hb); read at the next start.",
     remote: "ok",
+    perMachine: true,
     parse: noArgs({ kind: "delete-marker" }),
   },
   {
@@ -323,6 +394,7 @@ export const STEP_SPECS: StepSpec[] = [
     usage: "corrupt-marker",
     summary: "Damages the cached marker's signature on disk; read at the next start.",
     remote: "ok",
+    perMachine: true,
     parse: noArgs({ kind: "corrupt-marker" }),
   },
   {
@@ -331,15 +403,120 @@ export const STEP_SPECS: StepSpec[] = [
     summary:
       "Runs the server's background jobs now (license expiry and missed-heartbeat sweepers, idempotency purge, heartbeat partitions, usage rollup). `advance` runs them on the way (sweepers hourly, analytics daily, of virtual time) and all of them at its end.",
     remote: "refused",
+    perMachine: false,
     parse: noArgs({ kind: "sweep" }),
+  },
+  {
+    name: "change-component",
+    usage: `change-component <${COMPONENT_KINDS.join("|")}> [<value>]`,
+    summary:
+      "A part of the machine is replaced (a new disk: disk-id; a new network card: mac-address; a renamed computer: host-name): the component gets a new value, or the one given. The SDK reads it at the next start.",
+    remote: "ok",
+    perMachine: true,
+    parse: (args) => componentStep("change-component", args),
+  },
+  {
+    name: "add-component",
+    usage: `add-component <${COMPONENT_KINDS.join("|")}> [<value>]`,
+    summary:
+      "A part the SDK could not read becomes readable (removed earlier with remove-component). The SDK reads it at the next start.",
+    remote: "ok",
+    perMachine: true,
+    parse: (args) => componentStep("add-component", args),
+  },
+  {
+    name: "remove-component",
+    usage: `remove-component <${COMPONENT_KINDS.join("|")}>`,
+    summary:
+      "A part is removed, or the SDK can no longer read it: the activation leaves that component out. The SDK reads it at the next start.",
+    remote: "ok",
+    perMachine: true,
+    parse(args) {
+      if (args.length !== 1) return "needs one component";
+      const component = componentArg(args[0]);
+      return isComponentKind(component) ? { kind: "remove-component", component } : component;
+    },
+  },
+  {
+    name: "upgrade-os",
+    usage: "upgrade-os [<major version>]",
+    summary:
+      "An OS major upgrade (debian 12 to 13 by default): the version changes, the family stays. Fingerprint version 1 includes the version, version 2 does not. The SDK reads it at the next start.",
+    remote: "ok",
+    perMachine: true,
+    parse(args) {
+      if (args.length === 0) return { kind: "upgrade-os", major: null };
+      const major = Number(args[0]);
+      return args.length === 1 && Number.isInteger(major) && major >= 0
+        ? { kind: "upgrade-os", major }
+        : `takes an optional major version, got "${args.join(" ")}"`;
+    },
+  },
+  {
+    name: "reinstall",
+    usage: "reinstall",
+    summary:
+      "The OS is installed again on the same hardware: a new machine-id, and the program's cache (marker and state) is gone; the license file is kept. The program must be stopped.",
+    remote: "ok",
+    perMachine: true,
+    parse: noArgs({ kind: "reinstall" }),
+  },
+  {
+    name: "deactivate-machine",
+    usage: "deactivate-machine <machine>",
+    summary:
+      "The program frees another machine's seat, as an app offers after a seat-limit refusal: listMachines(), then deactivateMachine(id) of the one with that machine's host name; a program without an activation then activates at once.",
+    remote: "ok",
+    perMachine: true,
+    parse: (args) =>
+      args.length === 1 ? { kind: "deactivate-machine", machine: args[0]! } : "needs one machine name",
+  },
+  {
+    name: "reset-activation",
+    usage: "reset-activation [<machine>]",
+    summary:
+      "An Admin resets a machine's activation from the panel (POST /licenses/{id}/activations/{activationId}/reset; default this machine): its seat is freed, and its program learns of it at its next heartbeat.",
+    remote: "ok",
+    perMachine: false,
+    parse: (args) =>
+      args.length <= 1
+        ? { kind: "reset-activation", machine: args[0] ?? null }
+        : "takes at most one machine name",
+  },
+  {
+    name: "reset-device-budget",
+    usage: "reset-device-budget",
+    summary:
+      "An Admin resets the license's device budget from the panel: the new devices so far stop counting. The programs learn of it when they next ask (heartbeat, or their retry at retryAt).",
+    remote: "ok",
+    perMachine: false,
+    parse: noArgs({ kind: "reset-device-budget" }),
+  },
+  {
+    name: "on",
+    usage: "on <machine> <step>",
+    summary:
+      "Runs a step of one machine on another computer: a second client. The computer is made on first use with the machine's own hardware, a program folder holding the license file as the panel gives it then, its own network and clock. `on` the machine the main program runs on is that program.",
+    remote: "ok",
+    perMachine: false,
+    parse(args) {
+      const [machine, ...rest] = args;
+      if (!machine || rest.length === 0) return "needs a machine and a step, e.g. on home-laptop start";
+      const step = parseStep(rest.join(" "));
+      if (typeof step === "string") return step;
+      if (!stepSpec(step.kind).perMachine)
+        return `${stepSpec(step.kind).name} is not a step of one machine's program`;
+      return { kind: "on", machine, step };
+    },
   },
   {
     name: "expect",
     usage:
-      "expect status <Status> | usable <bool> | initialized <bool> | feature <name> | no-feature <name> | config <path> <value> | details.<path> <value> | license.<path> <value> | server.<path> <value>",
+      "expect status <Status> | usable <bool> | initialized <bool> | feature <name> | no-feature <name> | config <path> <value> | details.<path> <value> | license.<path> <value> | activation.<path> <value> | server.<path> <value> | seats <n> | activations <n> | heals <n>",
     summary:
-      'Checks the client now (status, statusDetails, hasFeature, getConfig, license) or the license on the server (GET /licenses/{id}); a failed check fails the scenario. Values are JSON (3, true, null, "text") or bare words.',
+      'Checks the client now (status, statusDetails, hasFeature, getConfig, license), the last answer the server gave its activation (activation.healed, activation.code, activation.retryAt), or the license on the server (server.<path>: GET /licenses/{id}; seats: its live activations, activations: all it had, heals: their heals). A failed check fails the scenario. Values are JSON (3, true, null, "text"), fingerprint(<machine>) for that machine\'s fingerprint, or bare words.',
     remote: "ok",
+    perMachine: true,
     parse: parseExpect,
   },
 ];

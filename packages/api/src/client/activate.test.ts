@@ -64,6 +64,7 @@ describe("POST /client/activate", () => {
         hwFingerprint: "fp-a",
         machineName: "A",
         clientIp: expect.stringMatching(/127\.0\.0\.1/),
+        mode: "online",
       },
     ]);
     const audit = await suite.app.deps.db

@@ -11,8 +11,10 @@ import {
   LicenseKeyParams,
   MachinesRequest,
   MachinesResponse,
+  RevocationListResponse,
+  RevocationsQuery,
 } from "@licensing/contracts";
-import { activations, leases } from "@licensing/core";
+import { activations, leases, revocations } from "@licensing/core";
 import { operation } from "../operation/operation.ts";
 import { assertSignedBy } from "./signature.ts";
 
@@ -27,7 +29,12 @@ const hmacErrors = [
 ] as const;
 
 /** The refusals every lease endpoint shares: the license, in the order they are checked. */
-const leaseLicenseErrors = ["license.not_found", "license.not_active", "lease.not_floating"] as const;
+const leaseLicenseErrors = [
+  "license.not_found",
+  "license.not_active",
+  "license.revoked",
+  "lease.not_floating",
+] as const;
 
 /** What installed programs call: public, the license key in the body, mutations after activate signed. */
 export const clientOperations = {
@@ -36,7 +43,7 @@ export const clientOperations = {
     path: "/client/activate",
     summary: "Activate a machine; returns the first offline marker",
     description:
-      "Takes a seat of the license for this machine and returns the activation's id, a signed offline marker (`heartbeatToken`), the heartbeat interval and how many days the program may run without a heartbeat. The license must be Active and unexpired; its binding decides whether `hwFingerprint` is needed and which machine may activate (a `firstActivation` license pins the first machine that activates). A machine with a live activation gets that one back and takes no second seat. A machine whose `hwFingerprint` changed but whose `components` match exactly one live activation at the license's `fingerprintMatch` threshold heals it: the same `activationId` with `healed: true`, the new fingerprint stored, no seat taken (a binding follows). A device new to the license (not live on it in the last 90 days) counts against the license's device budget; over it the answer is 429 `activation.device_budget_exhausted` with `retryAt` and `Retry-After`. With every seat in use the 409 lists the `machines` that hold them. On a floating license an activation registers the machine and takes no seat (the seats are leases, `POST /client/leases`); its optional `limits.maxMachines` caps the registered machines (409 `activation.machine_limit_reached`, with the `machines`). Called by the installed program (the SDK) with the license key in the body; records the activation (or the heal) and an audit entry.",
+      "Takes a seat of the license for this machine and returns the activation's id, a signed offline marker (`heartbeatToken`), the heartbeat interval and how many days the program may run without a heartbeat. The license must be Active and unexpired; its binding decides whether `hwFingerprint` is needed and which machine may activate (a `firstActivation` license pins the first machine that activates). A machine with a live activation gets that one back and takes no second seat. A machine whose `hwFingerprint` changed but whose `components` match exactly one live activation at the license's `fingerprintMatch` threshold heals it: the same `activationId` with `healed: true`, the new fingerprint stored, no seat taken (a binding follows). A device new to the license (not live on it in the last 90 days) counts against the license's device budget; over it the answer is 429 `activation.device_budget_exhausted` with `retryAt` and `Retry-After`. With every seat in use the 409 lists the `machines` that hold them. On a floating license an activation registers the machine and takes no seat (the seats are leases, `POST /client/leases`); its optional `limits.maxMachines` caps the registered machines (409 `activation.machine_limit_reached`, with the `machines`). A revoked license whose revocation is `immediate` is refused with 403 `license.revoked`, whose `revocation` is signed by the template's key (any other license that is not live: `license.not_active`). When the marker's key is not the template's root, the marker names it (`kid`) and `certificate` carries its certificate. Called by the installed program (the SDK) with the license key in the body; records the activation (or the heal) and an audit entry.",
     events: ["license.activated", "license.activation_healed", "license.device_budget_exhausted"],
     tags,
     auth: "public",
@@ -46,6 +53,7 @@ export const clientOperations = {
     errors: [
       "license.not_found",
       "license.not_active",
+      "license.revoked",
       "activation.fingerprint_mismatch",
       "activation.fingerprint_required",
       "activation.not_bound",
@@ -60,14 +68,20 @@ export const clientOperations = {
     path: "/client/heartbeat",
     summary: "Report that an activation is alive; returns a fresh offline marker",
     description:
-      "Records a heartbeat of a live activation (its `lastHeartbeatAt` and the license's) and returns a fresh signed offline marker. Refused when the license is no longer Active (`license.not_active`: suspended, revoked or expired) or the activation was deactivated (`activation.not_found`): the program then stops or activates again. Called by the installed program, signed with the license key.",
+      "Records a heartbeat of a live activation (its `lastHeartbeatAt` and the license's) and returns a fresh signed offline marker. Refused when the license is no longer Active (`license.not_active`: suspended, revoked or expired; a license revoked with `immediate` revocation: 403 `license.revoked` with the signed `revocation`) or the activation was deactivated (`activation.not_found`): the program then stops or activates again. When the marker's key is not the template's root, `certificate` carries its certificate; when the license's own key was retired, `licenseCertificate` carries that key's ended certificate. Called by the installed program, signed with the license key.",
     signed: true,
     tags,
     auth: "public",
     body: ActivationRequest,
     response: HeartbeatResponse,
     restOnly,
-    errors: [...hmacErrors, "license.not_found", "license.not_active", "activation.not_found"],
+    errors: [
+      ...hmacErrors,
+      "license.not_found",
+      "license.not_active",
+      "license.revoked",
+      "activation.not_found",
+    ],
     handler({ deps, input, request }) {
       assertSignedBy(deps, request, input.licenseKey, input.activationId);
       return activations.heartbeat(deps, input);
@@ -199,6 +213,20 @@ export const clientOperations = {
       assertSignedBy(deps, request, input.licenseKey, null);
       return leases.borrowLease(deps, input);
     },
+  }),
+  revocations: operation({
+    method: "get",
+    path: "/client/revocations",
+    summary: "A template's signed revocation list, for machines that never go online",
+    description:
+      "The licenses of the template with `immediate` revocation that were revoked at or after `since` (every one without it), oldest first, as `list`: a JWS signed by the template's Active key, its certificate in the header, which the SDK's `applyRevocationList` verifies offline with the root key it was built with. At most 10,000 licenses a page; the payload's `next` is the `cursor` of the following page (null on the last). The vendor ships the list with an update, or a person carries it to the machines. Licenses revoked gracefully are not listed (the spec's rule 5 governs them). Anyone may call it, rate-limited as the client API; it changes nothing.",
+    tags,
+    auth: "public",
+    query: RevocationsQuery,
+    response: RevocationListResponse,
+    restOnly,
+    errors: ["template.not_found"],
+    handler: ({ deps, input }) => revocations.revocationList(deps, input),
   }),
   publicKey: operation({
     method: "get",

@@ -72,6 +72,7 @@ describe("POST /panel/licenses", () => {
       sm: "nodeLocked",
       ls: 900,
       mb: 0,
+      rv: "graceful",
       cfg: { features: ["export"], limits: { maxSeats: 2 }, edition: "pro" },
     });
   });
@@ -98,6 +99,7 @@ describe("POST /panel/licenses", () => {
       hwBinding: "none",
       hwFingerprint: null,
       fingerprintMatch: "fuzzy",
+      revocation: "graceful",
       deviceBudget: { used: 0, max: null, windowDays: 30, resetsAt: null },
       seatModel: "nodeLocked",
       leaseSeconds: 900,

@@ -182,7 +182,7 @@ export const licenseOperations = {
     path: `${base}/{id}/download`,
     summary: "Download the license file",
     description:
-      "The license file `<licenseKey>.lic`, JSON `{licenseKey, token, publicKey}`, which the SDK verifies offline. Needs Viewer on the license's company; it changes nothing.",
+      "The license file `<licenseKey>.lic`, JSON `{licenseKey, token, publicKey}` and, when the token's key is not the template's root, that key's `certificate` from the root (ended if the key was retired), which the SDK verifies offline with the root key it was built with. Needs Viewer on the license's company; it changes nothing.",
     tags,
     auth: "authenticated",
     params: IdParams,

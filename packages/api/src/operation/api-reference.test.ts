@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { operationList } from "../catalogue.ts";
 import { errorKindMapping } from "../errors.ts";
 import { createLicensedCompany } from "../testing/client-api.ts";
+import { newNonce, offlineReceipt, offlineRequest } from "../testing/offline.ts";
 import { useClientApi } from "../testing/client-fixture.ts";
 import { startTestApp } from "../testing/index.ts";
 
@@ -323,6 +324,21 @@ describe("the events an operation declares are the ones it publishes", () => {
           until: new Date(app.clock.now().getTime() + 3_600_000).toISOString(),
         }),
       409,
+    );
+    // A machine without network: the panel answers its request, then its receipt.
+    const airGapped = await suite.issue();
+    const nonce = newNonce();
+    let offlineId = "";
+    await call("activations.offlineActivate", async () => {
+      const res = await api.activations.offlineActivate({
+        params: { id: airGapped.id },
+        body: { request: offlineRequest(airGapped, { nonce }) },
+      });
+      offlineId = res.body.activationId;
+      return res;
+    });
+    await call("activations.offlineDeactivate", () =>
+      api.activations.offlineDeactivate({ body: { receipt: offlineReceipt(airGapped, offlineId, nonce) } }),
     );
     await call("licenses.suspend", () => api.licenses.suspend({ params: { id: license.id } }));
     await call("licenses.resume", () => api.licenses.resume({ params: { id: license.id } }));

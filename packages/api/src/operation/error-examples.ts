@@ -1,4 +1,5 @@
 import type { ErrorCode, ErrorDetailsByCode } from "@licensing/contracts";
+import revocationVector from "@licensing/protocol/vectors/revocation.json" with { type: "json" };
 
 /**
  * A message each error code is sent with, as the reference shows it in its examples. The messages are
@@ -86,6 +87,7 @@ export const errorExampleMessages: Record<ErrorCode, string> = {
   "idempotency.invalid_key": "Idempotency-Key must be 1 to 255 visible ASCII characters",
 
   "license.not_active": "The license is Suspended",
+  "license.revoked": "The license was revoked",
   "activation.not_found": "The activation was deactivated; activate again",
   "activation.fingerprint_mismatch": "The license is bound to another machine",
   "activation.fingerprint_required": "hwFingerprint: required by a firstActivation license",
@@ -102,6 +104,10 @@ export const errorExampleMessages: Record<ErrorCode, string> = {
   "lease.released": "The lease was released; acquire a new one",
   "lease.borrow_not_allowed": "The license allows no borrowing (maxBorrowDays is 0)",
   "lease.borrow_too_long": "A lease may be borrowed at most 7 days ahead, until 2026-09-28T14:13:20.000Z",
+  "offline.request_invalid":
+    "The request's HMAC does not verify with this license's key: it was changed, or made with another key",
+  "offline.receipt_invalid":
+    "The receipt names no certificate this license's activation holds (another activation, or a certificate since replaced)",
   "hmac.missing": "X-Service-Timestamp and X-Service-Signature headers are required",
   "hmac.malformed": "X-Service-Timestamp must be unix seconds",
   "hmac.stale": "X-Service-Timestamp is 412 s away from the server's clock (at most 300 s allowed)",
@@ -129,6 +135,7 @@ const machines = [
 
 /** The details the codes that carry some are sent with, as the reference shows them. */
 export const errorExampleDetails: ErrorDetailsByCode = {
+  "license.revoked": { revocation: revocationVector.revocation },
   "activation.machine_limit_reached": { machines },
   "lease.seats_exhausted": {
     holders: [

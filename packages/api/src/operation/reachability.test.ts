@@ -53,6 +53,7 @@ describe("every declared operation is reachable", () => {
       "client.renewLease",
       "client.releaseLease",
       "client.borrowLease",
+      "client.revocations",
       "client.publicKey",
       "audit.export",
     ]);

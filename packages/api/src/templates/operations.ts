@@ -158,7 +158,7 @@ export const templateOperations = {
       path: `${base}/{id}/signing-keys/rotate`,
       summary: "Rotate the signing key",
       description:
-        "Makes a new Active signing key for new and re-signed tokens; the previous one becomes Inactive: it signs nothing new but still verifies what it signed. Allowed on archived templates too, since rotating answers a suspected key compromise. Operators only; recorded in the audit log.",
+        "Makes a new Active signing key for new and re-signed tokens, with a certificate from the template's root key (its first key, the one programs are built with), so programs that know only the root verify what the new key signs: the license file and every marker carry the certificate. The previous key becomes Inactive: it signs no new token, still signs the markers of the licenses it signed, and still verifies. Allowed on archived templates too, since rotating answers a suspected key compromise. Operators only; recorded in the audit log.",
       tags,
       auth: "authenticated",
       params: IdParams,
@@ -171,7 +171,7 @@ export const templateOperations = {
       path: `${base}/{id}/signing-keys/{keyId}/retire`,
       summary: "Retire an Inactive signing key",
       description:
-        "Retires an Inactive key: it is withdrawn from verification, so tokens it signed no longer verify. The Active key cannot be retired; rotate first. Operators only; recorded in the audit log.",
+        "Retires an Inactive key. Retiring a key ends its certificate: tokens and markers it signed after retirement are refused; what it signed before stays valid until their own expiry. From then on the markers of its licenses are signed by the Active key, and they carry the retired key's ended certificate, so every program that goes online learns of the retirement. The root key, once retired, signs nothing either but keeps certifying the template's keys. The Active key cannot be retired; rotate first. Operators only; recorded in the audit log.",
       tags,
       auth: "authenticated",
       params: TemplateKeyParams,

@@ -59,6 +59,7 @@ describe("POST /panel/templates", () => {
       defaultOfflineDays: 7,
       defaultValidityDays: 365,
       fingerprintMatch: "fuzzy",
+      revocation: "graceful",
       maxNewDevicesPerWindow: null,
       newDeviceWindowDays: 30,
       seatModel: "nodeLocked",

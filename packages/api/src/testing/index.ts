@@ -25,6 +25,7 @@ export { startSmtpReceiver, type SmtpReceiver } from "./smtp-receiver.ts";
 export { trpcCaller } from "./trpc-caller.ts";
 export { trpcError } from "./trpc-client.ts";
 export type { ApiResponse } from "./http-client.ts";
+export { newNonce, offlineReceipt, offlineRequest, type OfflineMachine } from "./offline.ts";
 export type { BodyOf, RequestOf, ResultOf } from "./api-client.ts";
 export {
   createLicensedCompany,

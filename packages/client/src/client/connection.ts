@@ -26,8 +26,13 @@ export interface ConnectionOptions {
   log(level: "debug" | "warn", message: string): void;
   /** A trustworthy server time (the response's `Date`). */
   onServerTime(time: number): void;
-  /** A marker the server returned for `activationId`; false when it does not pass the checks. */
-  onMarker(marker: string, activationId: string): Promise<boolean>;
+  /**
+   * A marker the server returned for `activationId`, with the certificates that came with it; false when it
+   * does not pass the checks.
+   */
+  onMarker(marker: string, activationId: string, certificates: unknown[]): Promise<boolean>;
+  /** The server's signed revocation of the license; false when it does not verify (decision 0049). */
+  onRevocation(revocation: string): Promise<boolean>;
   /** The server no longer knows this machine's activation (reset, rebind, transfer). */
   onActivationGone(): void;
   /** Settles when what a timed beat queued (cache writes) is done; a virtual-time scheduler waits for it. */
@@ -40,6 +45,7 @@ const MIN_INTERVAL_MS = 30_000;
 const MAX_INTERVAL_MS = 24 * 60 * 60 * 1000;
 const RETRY_BASE_MS = 10_000;
 const STOPS_HEARTBEATS: ErrorCode = "license.not_active";
+const REVOKED: ErrorCode = "license.revoked";
 const ACTIVATION_GONE: ErrorCode = "activation.not_found";
 // A budget retry waits this much past `retryAt`, so that the oldest counted device has surely left the window.
 const RETRY_AT_MARGIN_MS = 1000;
@@ -149,7 +155,9 @@ export class Connection {
     if (!result.ok) return this.refused(result.error, result.serverTime, manual, "Activation");
     const { activationId, heartbeatToken, heartbeatIntervalSeconds, healed } = result.value;
     this.intervalMs = Math.min(MAX_INTERVAL_MS, Math.max(MIN_INTERVAL_MS, heartbeatIntervalSeconds * 1000));
-    if (!(await this.options.onMarker(heartbeatToken, activationId))) return this.markerRejected(manual);
+    const certificates = [result.value.certificate, result.value.licenseCertificate];
+    if (!(await this.options.onMarker(heartbeatToken, activationId, certificates)))
+      return this.markerRejected(manual);
     this.activationId = activationId;
     this.refusal = null;
     this.reactivated = again;
@@ -176,7 +184,8 @@ export class Connection {
       }
       return this.refused(result.error, result.serverTime, manual, "Heartbeat");
     }
-    if (!(await this.options.onMarker(result.value.heartbeatToken, activationId)))
+    const { heartbeatToken, certificate, licenseCertificate } = result.value;
+    if (!(await this.options.onMarker(heartbeatToken, activationId, [certificate, licenseCertificate])))
       return this.markerRejected(manual);
     this.refusal = null;
     this.reactivated = false;
@@ -184,8 +193,22 @@ export class Connection {
     return this.succeeded();
   }
 
-  /** A refusal `statusDetails` names; seats are asked again each interval, a device budget after `retryAt`. */
-  private refused(error: ApiFailure, serverTime: number | null, manual: boolean, what: string) {
+  /**
+   * A refusal `statusDetails` names; seats are asked again each interval, a device budget after `retryAt`.
+   * A revocation the client verified stops the schedule; one it did not is no answer at all (a network
+   * attacker cannot stop a program with it): asked again at the next interval.
+   */
+  private async refused(error: ApiFailure, serverTime: number | null, manual: boolean, what: string) {
+    if (error.code === REVOKED) {
+      if (error.revocation !== undefined && (await this.options.onRevocation(error.revocation))) {
+        this.options.log("warn", `${what} refused: the license was revoked; heartbeats stop`);
+        this.unschedule();
+        return false;
+      }
+      this.options.log("warn", `${what} refused as revoked, without a valid signed revocation: ignored`);
+      if (!(manual && this.timer !== null)) this.schedule(jittered(this.intervalMs));
+      return false;
+    }
     const reason = REFUSALS[error.code];
     if (!reason) return this.failed(error, manual, what);
     this.refusal = {

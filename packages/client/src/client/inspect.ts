@@ -1,4 +1,5 @@
-import { toPublicKey, type PublicKeyInput } from "../crypto/verify.ts";
+import { trustedKeys } from "../crypto/key-chain.ts";
+import type { PublicKeyInput } from "../crypto/verify.ts";
 import { deriveStatus, type StatusDetails } from "../status/derive-status.ts";
 import { loadLocalLicense, statusInputs, type LocalLicense } from "./local-license.ts";
 import type { FingerprintVersion } from "./state.ts";
@@ -15,7 +16,7 @@ export interface LicenseInspection extends LocalLicense {
  */
 export async function inspectLicense(options: {
   storage: LicenseStorage;
-  publicKey: PublicKeyInput;
+  publicKey: PublicKeyInput | readonly PublicKeyInput[];
   /**
    * The fingerprint of the machine the files came from (markers are checked against it); a function gets
    * the fingerprint version the files' state says that install uses.
@@ -27,10 +28,13 @@ export async function inspectLicense(options: {
   const { hwFingerprint } = options;
   const local = await loadLocalLicense(
     options.storage,
-    toPublicKey(options.publicKey),
+    trustedKeys(options.publicKey),
     async (version) => (typeof hwFingerprint === "string" ? hwFingerprint : hwFingerprint(version)),
     now,
   );
-  const details = deriveStatus(statusInputs(local.license, local.marker, local.observed.at), now);
+  const details = deriveStatus(
+    statusInputs(local.license, local.marker, local.observed.at, local.certificate, local.revokedAt),
+    now,
+  );
   return { ...local, details };
 }

@@ -1,8 +1,17 @@
 import type { FingerprintComponent } from "@licensing/protocol";
-import { toPublicKey } from "../crypto/verify.ts";
+import { addCertificate, trustedKeys, type TrustedKeys } from "../crypto/key-chain.ts";
+import { verifyRevocation, verifyRevocationList } from "../crypto/verify.ts";
 import { LicensingApiError, type Machine } from "../http/server-api.ts";
-import type { LicenseCheck } from "../license/license-file.ts";
+import type { LicenseCheck, VerifiedLicense } from "../license/license-file.ts";
 import { checkMarker, type MarkerProblem } from "../license/marker-check.ts";
+import {
+  checkCertificate,
+  newNonce,
+  offlineReceiptText,
+  offlineRequestText,
+  type CertificateProblem,
+  type TrustedCertificate,
+} from "../license/offline-certificate.ts";
 import {
   deriveStatus,
   isUsable,
@@ -23,7 +32,7 @@ import type {
   StatusListener,
 } from "./options.ts";
 import { realScheduler, sleep, type Scheduler } from "./scheduler.ts";
-import { serializeState, type FingerprintVersion } from "./state.ts";
+import { serializeState, type FingerprintVersion, type PendingOffline } from "./state.ts";
 
 const WATCH_INTERVAL_MS = 60_000;
 
@@ -38,12 +47,16 @@ const WATCH_INTERVAL_MS = 60_000;
  */
 export class LicenseClientCore<Config = unknown> {
   protected readonly options: LicenseClientCoreOptions;
-  private readonly publicKey: Uint8Array;
+  private readonly keys: TrustedKeys;
   private readonly clock: () => number;
   private readonly scheduler: Scheduler;
   private licenseCheck: LicenseCheck | null = null;
   private marker: TrustedMarker | null = null;
   private markerProblem: MarkerProblem | null = null;
+  private certificate: TrustedCertificate | null = null;
+  private pendingOffline: PendingOffline | null = null;
+  /** When the license was revoked (epoch ms), once a verified revocation said so. */
+  private revokedAt: number | null = null;
   private activationId: string | null = null;
   private fingerprint: string | null = null;
   private fingerprintVersion: FingerprintVersion | null = null;
@@ -57,6 +70,7 @@ export class LicenseClientCore<Config = unknown> {
   private watchTimer: unknown = null;
   private writes = Promise.resolve();
   private initializing: Promise<boolean> | null = null;
+  private reading: Promise<void> | null = null;
   private disposing: Promise<void> | null = null;
   /** Set when `dispose` has finished: from then on this client writes nothing (a restart owns the files). */
   private closed = false;
@@ -64,26 +78,32 @@ export class LicenseClientCore<Config = unknown> {
   constructor(options: LicenseClientCoreOptions) {
     if (!options.serverUrl) throw new TypeError("serverUrl is required");
     this.options = options;
-    this.publicKey = toPublicKey(options.publicKey);
+    this.keys = trustedKeys(options.publicKey);
     this.clock = options.clock ?? Date.now;
     this.scheduler = options.scheduler ?? realScheduler;
   }
 
   /**
    * Reads and verifies the license file, loads the cached marker, then activates (waiting at most
-   * `activationTimeoutMs`) and starts the heartbeat. False for a missing file, a bad signature or an
-   * expired token; a failed activation does not fail it. Later calls return the first call's answer.
+   * `activationTimeoutMs`) and starts the heartbeat. False for a missing file, a bad signature, an expired
+   * token or a license known to be revoked; a failed activation does not fail it. Later calls return the
+   * first call's answer.
    */
   initialize(): Promise<boolean> {
     return (this.initializing ??= this.load());
   }
 
-  private async load(): Promise<boolean> {
+  /** Reads and verifies the files once, without the network: `initialize` and the offline steps start here. */
+  private readLocal(): Promise<void> {
+    return (this.reading ??= this.read());
+  }
+
+  private async read() {
     const fingerprint = this.options.hwFingerprint;
     let resolved: string | undefined;
     const local = await loadLocalLicense(
       this.options.storage,
-      this.publicKey,
+      this.keys,
       async (version) =>
         (resolved ??= typeof fingerprint === "string" ? fingerprint : await fingerprint(version)),
       this.clock(),
@@ -92,27 +112,49 @@ export class LicenseClientCore<Config = unknown> {
     this.licenseCheck = local.license;
     this.marker = local.marker;
     this.markerProblem = local.markerProblem;
+    this.revokedAt = local.revokedAt;
     this.activationId = local.activationId;
     this.observed = local.observed;
     this.fingerprint = local.fingerprint;
     this.fingerprintVersion = local.fingerprintVersion;
+    this.certificate = local.certificate;
+    const { state } = local;
+    if (local.license.ok && state?.licenseId === local.license.license.claims.lid) {
+      this.pendingOffline = state.pendingOffline ?? null;
+    }
     if (local.markerProblem) this.log("warn", `Ignored the cached marker: ${local.markerProblem}`);
+    if (local.certificateProblem) {
+      this.log("warn", `Ignored the offline activation: ${local.certificateProblem}`);
+    }
+  }
+
+  private async load(): Promise<boolean> {
+    await this.readLocal();
+    const license = this.licenseCheck!;
     // The time is observed, and the state written, at initialize.
     const { reason } = this.refreshStatus();
-    if (!local.license.ok || reason === "token-expired" || this.disposing) return this.settle(false);
+    if (!license.ok || reason === "token-expired" || reason === "revoked" || this.disposing)
+      return this.settle(false);
+    // Activated offline: this license makes no network call (decision 0050).
+    if (this.certificate) {
+      this.watch();
+      return this.settle(true);
+    }
     let components: Promise<FingerprintComponent[]> | undefined;
-    const licenseKey = local.license.license.licenseKey;
+    const licenseKey = license.license.licenseKey;
     this.connection = new Connection({
       ...this.options,
-      license: local.license.license,
-      fingerprint: local.fingerprint!,
+      license: license.license,
+      fingerprint: this.fingerprint!,
       components: () => (components ??= this.hashedComponents(licenseKey)),
       scheduler: this.scheduler,
       clock: this.clock,
       log: (level, message) => this.log(level, message),
       onServerTime: (time) => (this.observed = observe(this.observed, this.clock(), time)),
-      onMarker: (marker, activationId) => this.acceptMarker(marker, activationId),
+      onMarker: (marker, activationId, certificates) => this.acceptMarker(marker, activationId, certificates),
+      onRevocation: (revocation) => this.acceptRevocation(revocation),
       onActivationGone: () => {
+        if (this.certificate) return;
         // The marker keeps its offline window (rule 5), but this machine holds no activation until the
         // next one succeeds.
         this.activationId = null;
@@ -173,7 +215,10 @@ export class LicenseClientCore<Config = unknown> {
   private detailsAt(clockNow: number): ClientStatusDetails {
     // The observation carried forward to this reading, as `observe` would make it, without keeping it.
     const observedAt = this.observed ? observedFloor(this.observed, clockNow) : null;
-    const details = deriveStatus(statusInputs(this.licenseCheck, this.marker, observedAt), clockNow);
+    const details = deriveStatus(
+      statusInputs(this.licenseCheck, this.marker, observedAt, this.certificate, this.revokedAt),
+      clockNow,
+    );
     const connection = this.connection;
     const refusal = connection?.refusal ?? null;
     return {
@@ -312,6 +357,7 @@ export class LicenseClientCore<Config = unknown> {
   }
 
   private requireConnection(): Connection {
+    if (this.certificate) throw new Error("This machine is activated offline: it makes no network call");
     if (!this.connection) {
       throw new Error("The license is not loaded: call initialize() first (and check that it verified)");
     }
@@ -331,6 +377,104 @@ export class LicenseClientCore<Config = unknown> {
       this.log("warn", `Could not read the components: ${(error as Error)?.message ?? String(error)}`);
       return [];
     }
+  }
+
+  /**
+   * Air-gapped activation, step 1 (decision 0050): an armored `LICENSE ACTIVATION REQUEST` block for the
+   * panel, at most 1,200 characters (one QR code), holding the license id, this machine's fingerprint,
+   * components and name, a fresh nonce and the time, with an HMAC keyed by the license key. No network
+   * and no `initialize` needed. The nonce is kept in the state beside the license file: only the answer
+   * to this request (the latest one made) can be applied. Rejects when the license file does not verify.
+   */
+  async createOfflineActivationRequest(): Promise<string> {
+    const license = await this.verifiedLicense();
+    const nonce = newNonce();
+    const { text, droppedComponents } = await offlineRequestText(license.licenseKey, {
+      lid: license.claims.lid,
+      fp: this.fingerprint!,
+      components: await this.hashedComponents(license.licenseKey),
+      machineName: this.options.machineName?.trim().slice(0, 200) || null,
+      nonce,
+      iat: Math.floor(this.statusDetails.at / 1000),
+    });
+    if (droppedComponents.length) {
+      this.log("warn", `Left out of the request to fit a QR code: ${droppedComponents.join(", ")}`);
+    }
+    this.pendingOffline = { nonce, request: text };
+    this.persistState();
+    await this.writes;
+    return text;
+  }
+
+  /** The request made by `createOfflineActivationRequest` that awaits its answer; null when none does. */
+  get pendingOfflineRequest(): string | null {
+    return this.pendingOffline?.request ?? null;
+  }
+
+  /**
+   * Air-gapped activation, step 3: applies the panel's `LICENSE ACTIVATION` block. It must verify with the
+   * configured public key and answer this machine's pending request (its fingerprint and nonce); it is
+   * then kept where the marker is, and from then on this client makes no network call for the license.
+   * The status is Active until the certificate's end or the token's, whichever comes first, then
+   * Expired (no grace period). Rejects with an `OfflineActivationError` naming the reason otherwise.
+   */
+  async applyOfflineActivation(response: string): Promise<ClientStatusDetails> {
+    const license = await this.verifiedLicense();
+    const pending = this.pendingOffline;
+    const checked = await checkCertificate(response, this.keys, {
+      licenseId: license.claims.lid,
+      fingerprint: this.fingerprint!,
+      nonce: pending?.nonce ?? null,
+    });
+    if (!checked.ok) throw new OfflineActivationError(checked.problem);
+    const { certificate } = checked;
+    if (certificate.claims.exp * 1000 <= this.statusDetails.at) throw new OfflineActivationError("expired");
+    this.certificate = certificate;
+    this.marker = null;
+    this.activationId = certificate.claims.aid;
+    const clockNow = this.clock();
+    this.observed = observe(this.observed, clockNow, certificate.claims.iat * 1000);
+    const connection = this.connection;
+    this.connection = null;
+    await connection?.close(0, sleep);
+    this.write(() => this.options.storage.writeMarker(certificate.text));
+    this.persistState();
+    await this.writes;
+    return this.refreshStatus();
+  }
+
+  /**
+   * Offline deactivation: deletes the offline certificate (the status becomes Expired) and returns an
+   * armored `LICENSE DEACTIVATION` receipt (license, activation, the certificate's nonce, the time, with
+   * an HMAC keyed by the license key) for the panel, which frees the seat with it. Rejects when this
+   * machine holds no offline activation.
+   */
+  async deactivateOffline(): Promise<string> {
+    const license = await this.verifiedLicense();
+    const certificate = this.certificate;
+    if (!certificate) throw new Error("This machine holds no offline activation to deactivate");
+    const { lid, aid, nonce } = certificate.claims;
+    const receipt = await offlineReceiptText(license.licenseKey, {
+      lid,
+      aid,
+      nonce,
+      iat: Math.floor(this.statusDetails.at / 1000),
+    });
+    this.certificate = null;
+    this.pendingOffline = null;
+    this.activationId = null;
+    this.write(() => this.options.storage.writeMarker(null));
+    this.persistState();
+    await this.writes;
+    this.refreshStatus();
+    return receipt;
+  }
+
+  private async verifiedLicense(): Promise<VerifiedLicense> {
+    await this.readLocal();
+    const check = this.licenseCheck!;
+    if (!check.ok) throw new Error(`The license file did not verify: ${check.problem}`);
+    return check.license;
   }
 
   /**
@@ -364,10 +508,55 @@ export class LicenseClientCore<Config = unknown> {
     this.listeners.clear();
   }
 
+  /**
+   * Makes the license `Revoked` when a revocation list names it (decision 0049): the list must verify with
+   * the configured key (or a key it certified), and the license's revocation be `immediate`. The status
+   * is kept across restarts. Resolves to whether the list named this license; a list that does not verify
+   * changes nothing (and resolves false). Throws before `initialize` has verified the license.
+   */
+  async applyRevocationList(list: string): Promise<boolean> {
+    const license = this.requireLicense();
+    const payload = await verifyRevocationList(list, this.keys);
+    const entry = payload?.revoked.find((r) => r.lid === license.claims.lid);
+    if (!payload) this.log("warn", "The revocation list does not verify with the configured key: ignored");
+    return entry ? this.revoke(entry.revokedAt) : false;
+  }
+
+  /** The server's signed revocation (a 403 `license.revoked`): believed only when it verifies. */
+  private async acceptRevocation(text: string): Promise<boolean> {
+    if (!this.licenseCheck?.ok) return false;
+    const payload = await verifyRevocation(text, this.keys);
+    return payload?.lid === this.licenseCheck.license.claims.lid ? this.revoke(payload.revokedAt) : false;
+  }
+
+  /**
+   * Revoked for good: the cached marker is deleted (so removing the state file brings back no offline
+   * window) and the time kept in the state. Only a license whose token says `rv: immediate`.
+   */
+  private async revoke(revokedAtSeconds: number): Promise<boolean> {
+    if (!this.licenseCheck?.ok || this.licenseCheck.license.claims.rv !== "immediate") return false;
+    this.revokedAt ??= revokedAtSeconds * 1000;
+    this.marker = null;
+    this.write(() => this.options.storage.writeMarker(null));
+    this.persistState();
+    await this.writes;
+    this.refreshStatus();
+    return true;
+  }
+
+  private requireLicense() {
+    if (!this.licenseCheck?.ok) {
+      throw new Error("The license is not loaded: call initialize() first (and check that it verified)");
+    }
+    return this.licenseCheck.license;
+  }
+
   /** Checks a marker from the server and, when it passes, caches it (spec §4 step 1: apply the fresh marker). */
-  private async acceptMarker(text: string, activationId: string): Promise<boolean> {
-    if (!this.licenseCheck?.ok || this.closed) return false;
-    const checked = await checkMarker(text, this.publicKey, {
+  private async acceptMarker(text: string, activationId: string, certificates: unknown[]): Promise<boolean> {
+    if (!this.licenseCheck?.ok || this.closed || this.certificate || this.revokedAt !== null) return false;
+    for (const certificate of certificates)
+      if (typeof certificate === "string") await addCertificate(this.keys, certificate);
+    const checked = await checkMarker(text, this.keys, {
       licenseId: this.licenseCheck.license.claims.lid,
       activationId,
       fingerprint: this.fingerprint!,
@@ -389,8 +578,9 @@ export class LicenseClientCore<Config = unknown> {
     if (!previous || checked.payload.iat > previous.payload.iat) {
       this.observed = observe({ at: checked.payload.iat * 1000, clockAt: clockNow }, clockNow);
     }
-    this.write(() => this.options.storage.writeMarker(this.marker!.text));
+    // The state first: it holds the certificate a marker of a rotated key needs after a restart.
     this.persistState();
+    this.write(() => this.options.storage.writeMarker(this.marker!.text));
     this.refreshStatus();
     return true;
   }
@@ -415,6 +605,9 @@ export class LicenseClientCore<Config = unknown> {
       activationId: this.activationId,
       observed: this.observed,
       fingerprintVersion: this.fingerprintVersion,
+      pendingOffline: this.pendingOffline,
+      certificates: [...this.keys.certified.values()].map((c) => c.text),
+      revokedAt: this.revokedAt,
     });
     this.write(() => this.options.storage.writeState(text));
   }
@@ -446,6 +639,23 @@ export class LicenseClientCore<Config = unknown> {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+const CERTIFICATE_PROBLEMS: Record<CertificateProblem, string> = {
+  malformed: "not a LICENSE ACTIVATION block",
+  "signature-invalid": "not signed with the configured public key",
+  "other-license": "made for another license",
+  "other-machine": "made for another machine",
+  "other-request": "made for another request than the pending one",
+  expired: "its activation has ended",
+};
+
+/** `applyOfflineActivation` refused the response; `reason` says why. */
+export class OfflineActivationError extends Error {
+  constructor(readonly reason: CertificateProblem) {
+    super(`The offline activation response was refused: ${CERTIFICATE_PROBLEMS[reason]}`);
+    this.name = "OfflineActivationError";
+  }
+}
 
 /** `statusDetails.reason` and `message` for a refusal of the server's. */
 function refusalText({ reason, error, machines, retryAt }: Refusal): {

@@ -1,5 +1,12 @@
+import { addCertificate, trustedKeys, type TrustedKeys } from "../crypto/key-chain.ts";
 import { checkLicenseFile, type LicenseCheck } from "../license/license-file.ts";
 import { checkMarker, type MarkerProblem } from "../license/marker-check.ts";
+import {
+  checkCertificate,
+  isCertificateText,
+  type CertificateProblem,
+  type TrustedCertificate,
+} from "../license/offline-certificate.ts";
 import type { MarkerPayload } from "../license/types.ts";
 import type { StatusInputs } from "../status/derive-status.ts";
 import { observe, type ObservedTime } from "../status/observed-time.ts";
@@ -22,8 +29,17 @@ export interface LocalLicense {
   marker: TrustedMarker | null;
   /** Why a cached marker was not trusted (null when there was none, or it was). */
   markerProblem: MarkerProblem | null;
+  /** The offline certificate applied on this machine (decision 0050), kept where the marker is. */
+  certificate: TrustedCertificate | null;
+  /** Why a cached certificate was not trusted. */
+  certificateProblem: CertificateProblem | null;
   /** The latest time observed: the state's, the clock's and the marker's issue time. */
   observed: ObservedTime;
+  /**
+   * When the license was revoked, as the state recorded it (epoch ms): only for this license, and only when
+   * its token says its revocation is `immediate`.
+   */
+  revokedAt: number | null;
   /** The fingerprint markers were checked against (null when the license did not verify). */
   fingerprint: string | null;
   /**
@@ -43,12 +59,13 @@ const readOrNull = async (read: () => Promise<string | null>) => {
 
 /**
  * Reads the license file, the state and the cached marker (spec §4 step 1: read, verify offline against
- * the configured key, check exp, load the cached marker). A marker counts only if it verifies and is this
- * license's, this activation's and this machine's; anything else is ignored, with the reason kept.
+ * the configured key, check exp, load the cached marker). The certificates the state keeps join `keys`
+ * first, so a retirement learned earlier holds for the token too. A marker counts only if it verifies and
+ * is this license's, this activation's and this machine's; anything else is ignored, with the reason kept.
  */
 export async function loadLocalLicense(
   storage: LicenseStorage,
-  publicKey: Uint8Array,
+  keys: Uint8Array | TrustedKeys,
   fingerprint: (version: FingerprintVersion) => Promise<string>,
   clockNow: number,
   requestedVersion?: FingerprintVersion,
@@ -60,14 +77,15 @@ export async function loadLocalLicense(
     return unverified({ ok: false, problem: "license-file-unreadable" }, clockNow);
   }
   if (licenseText === null) return unverified({ ok: false, problem: "license-file-missing" }, clockNow);
-  // The cache is read while the token's signature is checked; which fingerprint depends on the cache.
-  const [license, stateText, markerText] = await Promise.all([
-    checkLicenseFile(licenseText, publicKey),
+  const [stateText, markerText] = await Promise.all([
     readOrNull(() => storage.readState()),
     readOrNull(() => storage.readMarker()),
   ]);
-  if (!license.ok) return unverified(license, clockNow);
   const state = parseState(stateText);
+  const trusted = trustedKeys(keys);
+  for (const certificate of state?.certificates ?? []) await addCertificate(trusted, certificate);
+  const license = await checkLicenseFile(licenseText, trusted);
+  if (!license.ok) return unverified(license, clockNow);
   const fingerprintVersion =
     requestedVersion ?? state?.fingerprintVersion ?? (stateText !== null || markerText !== null ? 1 : 2);
   const fp = await fingerprint(fingerprintVersion);
@@ -75,8 +93,14 @@ export async function loadLocalLicense(
   const activationId = state?.licenseId === claims.lid ? state.activationId : null;
   let marker: TrustedMarker | null = null;
   let markerProblem: MarkerProblem | null = null;
-  if (markerText !== null) {
-    const checked = await checkMarker(markerText, publicKey, {
+  let certificate: TrustedCertificate | null = null;
+  let certificateProblem: CertificateProblem | null = null;
+  if (markerText !== null && isCertificateText(markerText)) {
+    const checked = await checkCertificate(markerText, trusted, { licenseId: claims.lid, fingerprint: fp });
+    if (checked.ok) certificate = checked.certificate;
+    else certificateProblem = checked.problem;
+  } else if (markerText !== null) {
+    const checked = await checkMarker(markerText, trusted, {
       licenseId: claims.lid,
       activationId,
       fingerprint: fp,
@@ -84,13 +108,21 @@ export async function loadLocalLicense(
     if (checked.ok) marker = { text: markerText.trim(), payload: checked.payload };
     else markerProblem = checked.problem;
   }
+  const revoked = state?.licenseId === claims.lid && claims.rv === "immediate";
   return {
     license,
     state,
-    activationId: activationId ?? marker?.payload.aid ?? null,
+    activationId: certificate?.claims.aid ?? activationId ?? marker?.payload.aid ?? null,
     marker,
     markerProblem,
-    observed: observe(state?.observed ?? null, clockNow, marker ? marker.payload.iat * 1000 : null),
+    certificate,
+    certificateProblem,
+    revokedAt: revoked ? (state.revokedAt ?? null) : null,
+    observed: observe(
+      state?.observed ?? null,
+      clockNow,
+      marker ? marker.payload.iat * 1000 : certificate ? certificate.claims.iat * 1000 : null,
+    ),
     fingerprint: fp,
     fingerprintVersion,
   };
@@ -102,6 +134,9 @@ const unverified = (license: LicenseCheck, clockNow: number): LocalLicense => ({
   activationId: null,
   marker: null,
   markerProblem: null,
+  certificate: null,
+  certificateProblem: null,
+  revokedAt: null,
   observed: { at: clockNow, clockAt: clockNow },
   fingerprint: null,
   fingerprintVersion: 2,
@@ -112,14 +147,18 @@ export function statusInputs(
   license: LicenseCheck | null,
   marker: TrustedMarker | null,
   observedAt: number | null,
+  certificate: TrustedCertificate | null = null,
+  revokedAt: number | null = null,
 ): StatusInputs {
   return {
+    ...(revokedAt === null ? {} : { revokedAt }),
     license: !license
       ? { problem: "not-initialized" }
       : license.ok
         ? { expiresAt: license.license.claims.exp * 1000 }
         : { problem: license.problem },
     marker: marker ? { issuedAt: marker.payload.iat * 1000, expiresAt: marker.payload.exp * 1000 } : null,
+    certificate: certificate ? { expiresAt: certificate.claims.exp * 1000 } : null,
     observedAt,
   };
 }

@@ -12,8 +12,13 @@ import type { LicenseStorage } from "./storage.ts";
 export interface LicenseClientCoreOptions {
   /** The service's base address, e.g. `https://licensing.example.com` (or with `/api/v1`, the same). */
   serverUrl: string;
-  /** The template's Ed25519 public key: 32 raw bytes or 64 hex characters. Never taken from the file. */
-  publicKey: PublicKeyInput;
+  /**
+   * The template's Ed25519 public key: 32 raw bytes or 64 hex characters; never taken from the file. The
+   * key of the template's first signing key (its root) verifies every later key's license and markers
+   * through the certificates they come with (decision 0049). A list trusts each key in it, e.g. the root
+   * and a key the vendor ships ahead of its use.
+   */
+  publicKey: PublicKeyInput | readonly PublicKeyInput[];
   /** Where the license file, the cached marker and the state live. */
   storage: LicenseStorage;
   /**

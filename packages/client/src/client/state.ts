@@ -14,6 +14,27 @@ export interface ClientState {
    * version 2 existed, which therefore keeps version 1 (so it is not a new machine).
    */
   fingerprintVersion?: FingerprintVersion | null;
+  /**
+   * The offline activation request this machine waits for an answer to (decision 0050): its nonce, which
+   * the answer must carry, and its text (shown again, or as a QR code). Kept until an offline
+   * deactivation or a newer request.
+   */
+  pendingOffline?: PendingOffline | null;
+  /**
+   * The certificates of rotated keys learned from the server's answers (decision 0049), so that a marker
+   * signed by one of them still verifies after a restart, and a key's retirement stays known.
+   */
+  certificates?: string[];
+  /**
+   * When the license was revoked (epoch ms), from a verified revocation or revocation list: the status stays
+   * `Revoked` across restarts. Written only for `licenseId`.
+   */
+  revokedAt?: number | null;
+}
+
+export interface PendingOffline {
+  nonce: string;
+  request: string;
 }
 
 /** Which default fingerprint: 1 includes the OS major version, 2 (new installs) only the OS family. */
@@ -29,7 +50,17 @@ export const serializeState = (state: ClientState) =>
     observedAt: state.observed?.at ?? null,
     observedClockAt: state.observed?.clockAt ?? null,
     ...(state.fingerprintVersion ? { fingerprintVersion: state.fingerprintVersion } : {}),
+    ...(state.pendingOffline ? { pendingOffline: state.pendingOffline } : {}),
+    ...(state.certificates?.length ? { certificates: state.certificates } : {}),
+    ...(state.revokedAt ? { revokedAt: state.revokedAt } : {}),
   })}\n`;
+
+function pendingOf(v: unknown): PendingOffline | null {
+  const p = v as Partial<PendingOffline> | null;
+  return typeof p?.nonce === "string" && typeof p.request === "string" && p.request.length <= 4096
+    ? { nonce: p.nonce, request: p.request }
+    : null;
+}
 
 const stringOrNull = (v: unknown) => (typeof v === "string" && v.length <= 200 ? v : null);
 const finite = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
@@ -46,5 +77,10 @@ export function parseState(text: string | null): ClientState | null {
         : null,
     fingerprintVersion:
       r.fingerprintVersion === 1 || r.fingerprintVersion === 2 ? r.fingerprintVersion : null,
+    pendingOffline: pendingOf(r.pendingOffline),
+    certificates: Array.isArray(r.certificates)
+      ? r.certificates.filter((c): c is string => typeof c === "string" && c.length <= 4096).slice(0, 16)
+      : [],
+    revokedAt: finite(r.revokedAt) ? r.revokedAt : null,
   };
 }

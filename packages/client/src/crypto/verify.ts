@@ -1,55 +1,39 @@
-import * as ed from "@noble/ed25519";
 import {
   decodeBase64urlStrict,
-  ED25519_PUBLIC_KEY_HEX,
-  fromHex,
+  decodeJsonSegment,
   decodeMarker,
+  decodeRevocation,
+  decodeRevocationList,
   decodeToken,
-  utf8,
+  type DecodedDocument,
+  type RevocationListPayload,
+  type RevocationPayload,
 } from "@licensing/protocol";
 import type { MarkerPayload, ParsedToken } from "../license/types.ts";
+import { addCertificate, signedByTrusted, trustedKeys, type TrustedKeys } from "./key-chain.ts";
 
-/** An Ed25519 public key: 32 raw bytes, or their 64 hex characters as the API returns them. */
-export type PublicKeyInput = Uint8Array | string;
+export { toPublicKey, type PublicKeyInput } from "./ed25519.ts";
 
-/** The 32 bytes of a public key option; throws a TypeError naming what is wrong. */
-export function toPublicKey(input: PublicKeyInput): Uint8Array {
-  if (typeof input === "string") {
-    const hex = input.trim();
-    if (!ED25519_PUBLIC_KEY_HEX.test(hex)) {
-      throw new TypeError("publicKey must be 32 bytes or 64 hex characters (the template's Ed25519 key)");
-    }
-    return fromHex(hex)!;
-  }
-  if (!(input instanceof Uint8Array) || input.length !== 32) {
-    throw new TypeError("publicKey must be 32 bytes or 64 hex characters (the template's Ed25519 key)");
-  }
-  return Uint8Array.from(input);
-}
-
-// RFC 8032 verification (not ZIP 215's looser rules), as the server's OpenSSL signs and checks.
-async function ed25519Verify(signature: Uint8Array, message: string, publicKey: Uint8Array) {
-  try {
-    return await ed.verifyAsync(signature, utf8(message), publicKey, { zip215: false });
-  } catch {
-    return false;
-  }
-}
+/** One configured key (as before key chains), or the trusted keys of a client. */
+export type VerificationKeys = Uint8Array | TrustedKeys;
 
 export type TokenVerification =
   | { ok: true; token: ParsedToken }
-  /** `signature-invalid`: not signed by this key (or not a JWS at all); `claims-invalid`: signed, but unreadable. */
+  /** `signature-invalid`: not signed by a trusted key (or not a JWS at all); `claims-invalid`: signed, but unreadable. */
   | { ok: false; reason: "signature-invalid" | "claims-invalid" };
 
 /**
- * Verifies a license token (JWS compact, EdDSA) with `publicKey`, signature first: a changed byte anywhere
- * is a bad signature, never a parse error.
+ * Verifies a license token (JWS compact, EdDSA) with the configured key, or with a rotated key it certified
+ * (the header's `kid` names it; decision 0049), signature first: a changed byte anywhere is a bad signature,
+ * never a parse error.
  */
-export async function verifyLicenseToken(token: string, publicKey: Uint8Array): Promise<TokenVerification> {
+export async function verifyLicenseToken(token: string, keys: VerificationKeys): Promise<TokenVerification> {
   const segments = token.split(".");
   const signature = segments.length === 3 ? decodeBase64urlStrict(segments[2]!) : null;
   if (!signature || signature.length !== 64) return { ok: false, reason: "signature-invalid" };
-  if (!(await ed25519Verify(signature, `${segments[0]}.${segments[1]}`, publicKey))) {
+  const kid = decodeJsonSegment(segments[0]!)?.kid;
+  const iat = decodeJsonSegment(segments[1]!)?.iat;
+  if (!(await signedByTrusted(trustedKeys(keys), kid, iat, signature, `${segments[0]}.${segments[1]}`))) {
     return { ok: false, reason: "signature-invalid" };
   }
   const parsed = decodeToken(token);
@@ -58,18 +42,44 @@ export async function verifyLicenseToken(token: string, publicKey: Uint8Array): 
 }
 
 /**
- * Verifies an offline marker (`base64url(payload).base64url(signature)`) with `publicKey`, signature first
- * like the token: `malformed` only when it is not shaped like a marker at all.
+ * Verifies an offline marker (`base64url(payload).base64url(signature)`) like the token: by the configured
+ * key, or by the certified key its `kid` names. `malformed` only when it is not shaped like a marker at all.
  */
 export async function verifyMarker(
   marker: string,
-  publicKey: Uint8Array,
+  keys: VerificationKeys,
 ): Promise<{ ok: true; payload: MarkerPayload } | { ok: false; reason: "malformed" | "signature-invalid" }> {
   const segments = marker.trim().split(".");
   const signature = segments.length === 2 ? decodeBase64urlStrict(segments[1]!) : null;
   if (!signature || signature.length !== 64) return { ok: false, reason: "malformed" };
-  if (!(await ed25519Verify(signature, segments[0]!, publicKey)))
+  const raw = decodeJsonSegment(segments[0]!);
+  if (!(await signedByTrusted(trustedKeys(keys), raw?.kid, raw?.iat, signature, segments[0]!)))
     return { ok: false, reason: "signature-invalid" };
   const parsed = decodeMarker(marker.trim());
   return parsed.ok ? { ok: true, payload: parsed.marker.payload } : { ok: false, reason: "malformed" };
 }
+
+/** A signed document verified through the chain: the certificate in its header (`crt`) first. */
+async function verifyDocument<D extends DecodedDocument>(decoded: D | null, keys: TrustedKeys) {
+  if (!decoded) return null;
+  if (decoded.header.crt !== undefined) await addCertificate(keys, decoded.header.crt);
+  const trusted = await signedByTrusted(
+    keys,
+    decoded.header.kid,
+    decoded.payload.iat,
+    decoded.signature,
+    decoded.signingInput,
+  );
+  return trusted ? decoded : null;
+}
+
+/** A license's revocation (the `revocation` of a 403 `license.revoked`), verified; null when it does not verify. */
+export const verifyRevocation = async (text: string, keys: TrustedKeys): Promise<RevocationPayload | null> =>
+  (await verifyDocument(decodeRevocation(text), keys))?.payload ?? null;
+
+/** A template's revocation list, verified; null when it does not verify. */
+export const verifyRevocationList = async (
+  text: string,
+  keys: TrustedKeys,
+): Promise<RevocationListPayload | null> =>
+  (await verifyDocument(decodeRevocationList(text), keys))?.payload ?? null;

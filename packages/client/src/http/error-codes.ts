@@ -7,6 +7,7 @@ export const SERVER_ERROR_CODES = [
   // The client API's own refusals.
   "license.not_found",
   "license.not_active",
+  "license.revoked",
   "activation.not_found",
   "activation.fingerprint_mismatch",
   "activation.fingerprint_required",
@@ -21,6 +22,8 @@ export const SERVER_ERROR_CODES = [
   "lease.released",
   "lease.borrow_not_allowed",
   "lease.borrow_too_long",
+  // The revocation list.
+  "template.not_found",
   // Signed requests (heartbeat, deactivate, machines, the leases).
   "hmac.missing",
   "hmac.malformed",

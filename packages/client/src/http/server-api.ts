@@ -23,6 +23,8 @@ export interface ApiFailure {
   machines?: Machine[];
   /** `activation.device_budget_exhausted`: when a new device may activate again (epoch ms, server time). */
   retryAt?: number;
+  /** `license.revoked`: the signed revocation, which the client verifies before it believes it. */
+  revocation?: string;
 }
 
 /** A call that did not succeed, thrown by the methods that return the server's data (`listMachines`). */
@@ -65,6 +67,10 @@ export interface Activation {
   maxOfflineDays: number;
   /** The server recognised this machine from its components and kept its activation (issue 22). */
   healed: boolean;
+  /** The certificate of the marker's key, when it is not the template's root (decision 0049). */
+  certificate?: string | undefined;
+  /** The ended certificate of the license's key, once that key is retired. */
+  licenseCertificate?: string | undefined;
 }
 
 export type ApiResult<T> =
@@ -248,6 +254,7 @@ export class ServerApi {
       message: string;
       machines: unknown;
       retryAt: unknown;
+      revocation: unknown;
     }> | null;
     const known = response.ok ? null : typeof error?.code === "string" ? error : null;
     const machines = readMachines(known?.machines);
@@ -266,6 +273,7 @@ export class ServerApi {
         ),
         ...(machines ? { machines } : {}),
         ...(Number.isNaN(retryAt) ? {} : { retryAt }),
+        ...(typeof known?.revocation === "string" ? { revocation: known.revocation } : {}),
       },
     };
   }

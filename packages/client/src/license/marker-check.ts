@@ -1,11 +1,11 @@
-import { verifyMarker } from "../crypto/verify.ts";
+import { verifyMarker, type VerificationKeys } from "../crypto/verify.ts";
 import type { MarkerPayload } from "./types.ts";
 
 /** Why a marker (cached or received) was not trusted. */
 export type MarkerProblem =
   /** Not shaped like a marker. */
   | "malformed"
-  /** Changed, or signed by another key. */
+  /** Changed, or signed by another key (or by a retired key after its retirement). */
   | "signature-invalid"
   /** Another license's marker. */
   | "other-license"
@@ -24,10 +24,10 @@ export interface MarkerOwner {
 /** Verifies a marker and checks it belongs to this license, activation and machine. */
 export async function checkMarker(
   text: string,
-  publicKey: Uint8Array,
+  keys: VerificationKeys,
   owner: MarkerOwner,
 ): Promise<{ ok: true; payload: MarkerPayload } | { ok: false; problem: MarkerProblem }> {
-  const verified = await verifyMarker(text, publicKey);
+  const verified = await verifyMarker(text, keys);
   if (!verified.ok) return { ok: false, problem: verified.reason };
   const { payload } = verified;
   if (payload.lid !== owner.licenseId) return { ok: false, problem: "other-license" };

@@ -10,7 +10,7 @@ import { installIdFile } from "./license-client.ts";
  */
 export async function inspectLicenseFile(options: {
   licenseFilePath: string;
-  publicKey: PublicKeyInput;
+  publicKey: PublicKeyInput | readonly PublicKeyInput[];
   hwFingerprint?: string;
   now?: number;
 }): Promise<LicenseInspection & { paths: ReturnType<typeof cachePaths> }> {

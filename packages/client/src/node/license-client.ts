@@ -1,4 +1,5 @@
 import { dirname, join } from "node:path";
+import { encodeQR } from "qr";
 import { LicenseClientCore } from "../client/license-client-core.ts";
 import type { LicenseClientCoreOptions } from "../client/options.ts";
 import { defaultComponents, defaultFingerprint } from "./fingerprint.ts";
@@ -46,5 +47,18 @@ export class LicenseClient<Config = unknown> extends LicenseClientCore<Config> {
       components: components ?? (options.hwFingerprint === undefined ? defaultComponents : false),
       machineName: options.machineName === undefined ? machineName() : options.machineName,
     });
+  }
+
+  /**
+   * The pending offline activation request (`pendingOfflineRequest`; one is made when none is pending), or
+   * `request` when given, as an SVG QR code (low error correction, a quiet zone of four modules, a white
+   * background), for a phone to carry to the panel.
+   */
+  async offlineActivationRequestQrSvg(request?: string): Promise<string> {
+    const text = request ?? this.pendingOfflineRequest ?? (await this.createOfflineActivationRequest());
+    return encodeQR(text, "svg", { ecc: "low", border: 4, optimize: true }).replace(
+      /^<svg ([^>]*)>/,
+      '<svg $1 shape-rendering="crispEdges"><rect width="100%" height="100%" fill="#fff"/>',
+    );
   }
 }

@@ -107,7 +107,47 @@ describe("deriveStatus: the six rules at their boundaries", () => {
       markerIssuedAt: T0,
       markerExpiresAt: markerExp,
       graceEndsAt: markerExp + DAY,
+      certificateExpiresAt: null,
     });
+  });
+});
+
+describe("an offline certificate (decision 0050)", () => {
+  const certificateExp = T0 + 30 * DAY;
+  const offline = (licenseExp = T0 + 365 * DAY): StatusInputs => ({
+    license: { expiresAt: licenseExp },
+    marker: null,
+    certificate: { expiresAt: certificateExp },
+  });
+
+  it.each([
+    ["its exp − 1 s", certificateExp - SECOND, "Active", "offline-activated"],
+    ["its exp", certificateExp, "Expired", "offline-expired"],
+    ["its exp + 12 h: no grace period", certificateExp + DAY / 2, "Expired", "offline-expired"],
+  ] as const)("at %s: %s (%s)", (_label, now, status, reason) => {
+    expect(deriveStatus(offline(), now)).toMatchObject({
+      status,
+      reason,
+      certificateExpiresAt: certificateExp,
+    });
+  });
+
+  it("ends at the token's exp when that comes first", () => {
+    const licenseExp = T0 + 10 * DAY;
+    expect(deriveStatus(offline(licenseExp), T0)).toMatchObject({
+      status: "Active",
+      nextTransitionAt: licenseExp,
+      nextStatus: "Expired",
+    });
+    expect(deriveStatus(offline(licenseExp), licenseExp)).toMatchObject({
+      status: "Expired",
+      reason: "token-expired",
+    });
+  });
+
+  it("reads a clock set back as the observed time", () => {
+    const details = deriveStatus({ ...offline(), observedAt: certificateExp }, certificateExp - 5 * DAY);
+    expect(details).toMatchObject({ status: "Expired", reason: "offline-expired" });
   });
 });
 
@@ -144,5 +184,26 @@ describe("clock rollback", () => {
     const observed = observe(null, T0, T0 + 10 * 60 * SECOND);
     expect(observed).toEqual({ at: T0 + 10 * 60 * SECOND, clockAt: T0 });
     expect(observedFloor(observed, T0 + SECOND)).toBe(T0 + 10 * 60 * SECOND + SECOND);
+  });
+});
+
+describe("deriveStatus: a verified revocation (immediate revocation, decision 0049)", () => {
+  it("is Revoked at once and for good, whatever the marker and the token's expiry say", () => {
+    const revokedAt = T0 + DAY;
+    for (const now of [T0 + DAY, markerExp + 2 * DAY, T0 + 400 * DAY]) {
+      expect(deriveStatus(inputs({ revokedAt }), now)).toMatchObject({
+        status: "Revoked",
+        reason: "revoked",
+        nextTransitionAt: null,
+        nextStatus: null,
+      });
+    }
+    expect(deriveStatus(inputs({ revokedAt, marker: null }), T0).status).toBe("Revoked");
+    expect(deriveStatus(inputs({ revokedAt: null }), T0).status).toBe("Active");
+  });
+
+  it("does not hide a license that does not verify (rule 6 first)", () => {
+    const license = { problem: "signature-invalid" as const };
+    expect(deriveStatus(inputs({ license, revokedAt: T0 }), T0).status).toBe("Invalid");
   });
 });

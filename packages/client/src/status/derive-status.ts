@@ -6,7 +6,8 @@
 /** The status the client library derives locally; the server's license status is another thing. */
 export const CLIENT_STATUSES = ["Invalid", "Active", "GracePeriod", "Expired", "Revoked"] as const;
 /**
- * `Revoked` is part of the type for the spec's sake, but never derived: a revocation is learned only
+ * `Revoked` is derived only for a license with `immediate` revocation, from a verified revocation (the
+ * server's signed refusal, or a revocation list: decision 0049); otherwise a revocation is learned only
  * indirectly (rule 5), as markers stop and the offline window runs out.
  */
 export type ClientStatus = (typeof CLIENT_STATUSES)[number];
@@ -39,18 +40,28 @@ export type StatusReason =
   /** Rules 3 and 5: the marker expired and so did its grace period. */
   | "grace-ended"
   /** No valid marker and none received: the offline window is empty. */
-  | "no-marker";
+  | "no-marker"
+  /** Activated offline (decision 0050): the panel's certificate has not expired yet. */
+  | "offline-activated"
+  /** The offline certificate's end has passed (no grace period: the date was agreed in advance). */
+  | "offline-expired"
+  /** A verified revocation of this license (immediate revocation, decision 0049). */
+  | "revoked";
 
 export interface StatusInputs {
   /** The verified token's hard expiry (epoch ms), or why there is no verified token. */
   license: { expiresAt: number } | { problem: LicenseProblem };
   /** A verified marker of this license, activation and machine (epoch ms), or null. */
   marker: { issuedAt: number; expiresAt: number } | null;
+  /** A verified offline certificate of this license and machine (epoch ms); it takes the marker's place. */
+  certificate?: { expiresAt: number } | null;
   /**
    * The earliest time it can be (epoch ms): the latest time observed, carried forward as the clock moves.
    * A clock behind it (set back, or slow) is read as this time, so turning the clock back gains nothing.
    */
   observedAt?: number | null;
+  /** When the license was revoked (epoch ms), from a verified revocation; absent or null when it was not. */
+  revokedAt?: number | null;
 }
 
 export interface StatusDetails {
@@ -73,6 +84,8 @@ export interface StatusDetails {
   markerExpiresAt: number | null;
   /** The marker's expiry plus 24 hours. */
   graceEndsAt: number | null;
+  /** The offline certificate's end, when the machine was activated offline. */
+  certificateExpiresAt: number | null;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -99,6 +112,7 @@ export function deriveStatus(inputs: StatusInputs, now: number): StatusDetails {
     markerIssuedAt: marker?.issuedAt ?? null,
     markerExpiresAt: marker?.expiresAt ?? null,
     graceEndsAt: marker ? marker.expiresAt + GRACE_PERIOD_MS : null,
+    certificateExpiresAt: inputs.certificate?.expiresAt ?? null,
   };
   const settled = (status: ClientStatus, reason: StatusReason, message: string): StatusDetails => ({
     status,
@@ -113,10 +127,32 @@ export function deriveStatus(inputs: StatusInputs, now: number): StatusDetails {
     const { problem } = inputs.license;
     return settled("Invalid", problem, PROBLEM_MESSAGES[problem]);
   }
+  if (inputs.revokedAt != null) {
+    return settled("Revoked", "revoked", `The license was revoked at ${iso(inputs.revokedAt)}`);
+  }
   const tokenExpiresAt = inputs.license.expiresAt;
   // Rule 1.
   if (at >= tokenExpiresAt) {
     return settled("Expired", "token-expired", `The license expired at ${iso(tokenExpiresAt)}`);
+  }
+  const { certificate } = inputs;
+  if (certificate) {
+    if (at >= certificate.expiresAt) {
+      return settled(
+        "Expired",
+        "offline-expired",
+        `The offline activation ended at ${iso(certificate.expiresAt)}`,
+      );
+    }
+    const end = Math.min(certificate.expiresAt, tokenExpiresAt);
+    return {
+      status: "Active",
+      reason: "offline-activated",
+      message: `Activated offline until ${iso(end)}`,
+      nextTransitionAt: end,
+      nextStatus: "Expired",
+      ...base,
+    };
   }
   if (!marker) {
     return settled(

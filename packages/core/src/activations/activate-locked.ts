@@ -1,21 +1,33 @@
 import { randomUUID } from "node:crypto";
-import { and, arrayOverlaps, eq, gte, or, sql } from "drizzle-orm";
-import { tables, type ActivationRow, type LicenseRow, type Tx } from "@licensing/db";
+import { and, eq, gte, or, sql } from "drizzle-orm";
+import { encodeComponents, tables, type ActivationRow, type LicenseRow, type Tx } from "@licensing/db";
 import type { FingerprintComponent } from "@licensing/contracts";
-import { recordAudit } from "../audit/record.ts";
+import { recordAudit, type AuditActor } from "../audit/record.ts";
 import type { Deps, RequestInfo } from "../deps.ts";
 import { fail } from "../errors.ts";
 import { effectiveStatus } from "../licenses/mappers.ts";
 import { publishEvents } from "../outbox/publish.ts";
+import { refuseNotLive } from "../revocations/refusal.ts";
 import type { Activated, MachineRequest } from "./activate.ts";
 import { checkBinding } from "./binding.ts";
 import { countedNewDevices, knownSince, leavesWindowAt } from "./device-budget.ts";
-import { isSameMachine, matchScore, reachesThreshold } from "./fingerprint-match.ts";
+import { isSameMachine, matchScore, reachesThreshold, reachesThresholdSql } from "./fingerprint-match.ts";
 import { machinesFull, refuseMachine } from "./machines.ts";
 
 type Known = Pick<ActivationRow, "id" | "status" | "hwFingerprint" | "components" | "deactivatedAt">;
 
 type Outcome = { activated: Activated } | { budgetRefused: { retryAt: Date; used: number; max: number } };
+
+/** An activation the panel makes from a request the machine carried (decision 0050). */
+export interface OfflineActivation {
+  nonce: string;
+  /** The panel user who answered the request: the audit rows name them. */
+  actor: AuditActor;
+  /** The certificate's expiry, for the audit row. */
+  expiresAt: Date;
+  /** When the machine says it made the request (its own clock), for the audit row. */
+  requestedAt: Date;
+}
 
 /**
  * Activation under the license row's lock, for what the one statement leaves to TypeScript: a machine
@@ -31,17 +43,18 @@ export async function activateLocked(
   deps: Deps,
   machine: MachineRequest,
   request: RequestInfo,
+  offline?: OfflineActivation,
 ): Promise<Activated | null> {
+  const auditActor = offline?.actor ?? { email: null, request };
   const outcome = await deps.db.transaction(async (tx): Promise<Outcome | null> => {
     const l = tables.licenses;
     const [license] = await tx.select().from(l).where(eq(l.licenseKey, machine.licenseKey)).for("update");
     if (!license) return null;
     const now = deps.clock.now();
-    const status = effectiveStatus(license, now);
-    if (status !== "Active") fail("license.not_active", `The license is ${status}`);
+    if (effectiveStatus(license, now) !== "Active") await refuseNotLive(deps, tx, license);
 
     const a = tables.activations;
-    const known = await knownMachines(tx, license.id, machine, now);
+    const known = await knownMachines(tx, license, machine, now);
     const live = known.filter((k) => k.status === "active");
 
     const same =
@@ -51,12 +64,15 @@ export async function activateLocked(
       if (machine.components && JSON.stringify(same.components) !== JSON.stringify(machine.components)) {
         await tx.update(a).set({ components: machine.components }).where(eq(a.id, same.id));
       }
-      return { activated: { license, activationId: same.id, healed: false } };
+      return {
+        activated: await heldOffline(tx, deps, { license, activationId: same.id, healed: false }, offline),
+      };
     }
 
     const heal = healCandidates(license, live, machine);
     if (heal.length === 1) {
-      return { activated: await healActivation(tx, deps, license, heal[0]!, machine, request) };
+      const healed = await healActivation(tx, deps, license, heal[0]!, machine, auditActor);
+      return { activated: await heldOffline(tx, deps, healed, offline) };
     }
 
     const { pin } = checkBinding(license, machine.hwFingerprint ?? undefined);
@@ -104,35 +120,32 @@ export async function activateLocked(
           hwFingerprint: machine.hwFingerprint,
           machineName: machine.machineName,
           clientIp: request.ip,
+          mode: offline ? "offline" : "online",
         },
       },
     ]);
-    await recordAudit(
-      tx,
-      deps.clock,
-      { email: null, request },
-      {
-        action: "license.activated",
-        entityType: "activation",
-        entityId: activationId,
-        meta: {
-          hwFingerprint: machine.hwFingerprint,
-          machineName: machine.machineName,
-          components: machine.components?.map((c) => c.kind),
-          licenseId: license.id,
-          pinned: pin,
-          newDevice,
-          // Several machines matched at the threshold: healing one of them would be a guess.
-          ...(heal.length > 1
-            ? {
-                healSkipped: "several live activations match the components",
-                healCandidates: heal.map((k) => k.id),
-              }
-            : {}),
-        },
+    await recordAudit(tx, deps.clock, auditActor, {
+      action: "license.activated",
+      entityType: "activation",
+      entityId: activationId,
+      meta: {
+        hwFingerprint: machine.hwFingerprint,
+        machineName: machine.machineName,
+        components: machine.components?.map((c) => c.kind),
+        licenseId: license.id,
+        pinned: pin,
+        newDevice,
+        ...(offline ? { mode: "offline" } : {}),
+        // Several machines matched at the threshold: healing one of them would be a guess.
+        ...(heal.length > 1
+          ? {
+              healSkipped: "several live activations match the components",
+              healCandidates: heal.map((k) => k.id),
+            }
+          : {}),
       },
-    );
-    return { activated: { license, activationId, healed: false } };
+    });
+    return { activated: await heldOffline(tx, deps, { license, activationId, healed: false }, offline) };
   });
   if (outcome && "budgetRefused" in outcome) {
     const { retryAt, used, max } = outcome.budgetRefused;
@@ -147,19 +160,27 @@ export async function activateLocked(
 }
 
 /**
- * The license's activations live in the last 90 days that the request could be: the same fingerprint, or
- * a component in common (any other scores 0). Found by index, however many the license has.
+ * The license's activations live in the last 90 days that the request is: the same fingerprint, or
+ * components at the license's threshold (scored in the query, so a fleet's look-alikes are not read).
  */
 async function knownMachines(
   tx: Tx,
-  licenseId: string,
+  license: LicenseRow,
   machine: MachineRequest,
   now: Date,
 ): Promise<Known[]> {
   const a = tables.activations;
   const same = [
     ...(machine.hwFingerprint !== null ? [eq(a.hwFingerprint, machine.hwFingerprint)] : []),
-    ...(machine.components ? [arrayOverlaps(a.components, machine.components)] : []),
+    ...(machine.components && license.fingerprintMatch !== "exact"
+      ? [
+          reachesThresholdSql(
+            sql`${license.fingerprintMatch}::text`,
+            sql`${a.components}`,
+            sql`${encodeComponents(machine.components)}::text[]`,
+          ),
+        ]
+      : []),
   ];
   if (same.length === 0) return [];
   return tx
@@ -173,7 +194,7 @@ async function knownMachines(
     .from(a)
     .where(
       and(
-        eq(a.licenseId, licenseId),
+        eq(a.licenseId, license.id),
         or(...same),
         or(eq(a.status, "active"), gte(a.deactivatedAt, knownSince(now))),
       ),
@@ -199,7 +220,7 @@ async function healActivation(
   license: LicenseRow,
   activation: Known,
   machine: MachineRequest,
-  request: RequestInfo,
+  actor: AuditActor,
 ): Promise<Activated> {
   const now = deps.clock.now();
   const follows = license.hwBinding !== "none" && license.hwFingerprint === activation.hwFingerprint;
@@ -228,24 +249,19 @@ async function healActivation(
       data: { licenseId: license.id, activationId: activation.id, score },
     },
   ]);
-  await recordAudit(
-    tx,
-    deps.clock,
-    { email: null, request },
-    {
-      action: "activation.healed",
-      entityType: "activation",
-      entityId: activation.id,
-      meta: {
-        licenseId: license.id,
-        oldFingerprint: activation.hwFingerprint,
-        newFingerprint: machine.hwFingerprint,
-        score,
-        changedKinds: changedKinds(activation.components, machine.components),
-        bindingFollowed: follows,
-      },
+  await recordAudit(tx, deps.clock, actor, {
+    action: "activation.healed",
+    entityType: "activation",
+    entityId: activation.id,
+    meta: {
+      licenseId: license.id,
+      oldFingerprint: activation.hwFingerprint,
+      newFingerprint: machine.hwFingerprint,
+      score,
+      changedKinds: changedKinds(activation.components, machine.components),
+      bindingFollowed: follows,
     },
-  );
+  });
   return { license, activationId: activation.id, healed: true };
 }
 
@@ -271,4 +287,43 @@ async function reportExhausted(tx: Tx, deps: Deps, license: LicenseRow, retryAt:
       data: { licenseId: license.id, retryAt: retryAt.toISOString() },
     },
   ]);
+}
+
+/**
+ * An offline activation holds the certificate of its request (decision 0050): the activation is marked
+ * `offline` with the request's nonce (a receipt must name it), and the nonce is recorded so that the same
+ * request is answered with the same activation and an old one is refused. A second answer to the same
+ * request racing this one breaks the nonce's primary key and is retried as that replay. Audited with the
+ * certificate's expiry.
+ */
+async function heldOffline(
+  tx: Tx,
+  deps: Deps,
+  activated: Activated,
+  offline: OfflineActivation | undefined,
+): Promise<Activated> {
+  if (!offline) return activated;
+  const { activationId, license } = activated;
+  await tx
+    .update(tables.activations)
+    .set({ mode: "offline", offlineNonce: offline.nonce })
+    .where(eq(tables.activations.id, activationId));
+  await tx.insert(tables.offlineRequests).values({
+    licenseId: license.id,
+    nonce: offline.nonce,
+    activationId,
+    createdAt: deps.clock.now(),
+  });
+  await recordAudit(tx, deps.clock, offline.actor, {
+    action: "activation.offline_certificate",
+    entityType: "activation",
+    entityId: activationId,
+    meta: {
+      licenseId: license.id,
+      nonce: offline.nonce,
+      expiresAt: offline.expiresAt.toISOString(),
+      requestedAt: offline.requestedAt.toISOString(),
+    },
+  });
+  return activated;
 }

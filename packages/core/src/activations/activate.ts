@@ -12,11 +12,13 @@ import type { Deps, RequestInfo } from "../deps.ts";
 import { fail } from "../errors.ts";
 import { liveSql } from "../licenses/live.ts";
 import { effectiveStatus } from "../licenses/mappers.ts";
+import { refuseNotLive } from "../revocations/refusal.ts";
 import { activateLocked } from "./activate-locked.ts";
 import { bindingAdmitsSql, checkBinding } from "./binding.ts";
 import { knownSince, liveSinceSql } from "./device-budget.ts";
+import { reachesThresholdSql } from "./fingerprint-match.ts";
 import { machinesFull, refuseMachine } from "./machines.ts";
-import { issueMarker } from "./marker.ts";
+import { issueMarker, licenseKeyFacts } from "./marker.ts";
 
 /**
  * The whole activation as one statement, so one round trip that commits on its own:
@@ -27,10 +29,10 @@ import { issueMarker } from "./marker.ts";
  *   row version after waiting for a concurrent writer's lock, so the seat count and the pin cannot race.
  *   It pins a firstActivation license and stamps the first activation;
  * - the activation, its `license.activated` event and audit row are written only when a seat was taken;
- * - it takes nothing when the license has a device budget, or when the request's components could
- *   match one of the license's machines, i.e. one live in the last 90 days shares a component with them
- *   (decision 0046): `activateLocked` decides those under the lock. Otherwise the machine can be
- *   known only by its fingerprint, and `new_device` is decided here in SQL.
+ * - it takes nothing when the license has a device budget, or when the request's components match one
+ *   of the license's machines live in the last 90 days at the license's threshold (decision 0046):
+ *   `activateLocked` decides those under the lock. Otherwise the machine can be known only by its
+ *   fingerprint, and `new_device` is decided here in SQL.
  * When two activations of one new machine race, the loser breaks the one-live-activation-per-machine
  * index, the statement undoes itself, and running it again finds the winner's activation to reuse.
  */
@@ -59,6 +61,9 @@ export function prepareActivation(db: Db) {
         signingKeyId: l.signingKeyId,
         fingerprintMatch: l.fingerprintMatch,
         maxNewDevicesPerWindow: l.maxNewDevicesPerWindow,
+        templateId: l.templateId,
+        revocation: l.revocation,
+        revokedAt: l.revokedAt,
       })
       .from(l)
       .where(eq(l.licenseKey, p("licenseKey"))),
@@ -87,10 +92,10 @@ export function prepareActivation(db: Db) {
            and (l.machine_limit is null or l.live_seats < l.machine_limit)
            and ${bindingAdmitsSql("l", fingerprint)}
            and l.max_new_devices_per_window is null
-           and not (${components} is not null and l.fingerprint_match <> 'exact' and exists (
+           and not (${components} is not null and exists (
                  select 1 from activations k
-                  where k.license_id = l.id and k.components && ${components}
-                    and ${liveSinceSql("k", knownSinceAt)}))
+                  where k.license_id = l.id and ${liveSinceSql("k", knownSinceAt)}
+                    and ${reachesThresholdSql(sql`l.fingerprint_match`, sql`k.components`, components)}))
         returning l.id, l.company_id, l.template_id`,
   );
   const inserted = db.$with("inserted", {}).as(
@@ -134,6 +139,9 @@ export function prepareActivation(db: Db) {
         signingKeyId: license.signingKeyId,
         fingerprintMatch: license.fingerprintMatch,
         maxNewDevicesPerWindow: license.maxNewDevicesPerWindow,
+        templateId: license.templateId,
+        revocation: license.revocation,
+        revokedAt: license.revokedAt,
       },
       claimed: sql<boolean>`exists (select 1 from claimed)`,
       reusedId: sql<string | null>`(select id from reused limit 1)`,
@@ -188,12 +196,12 @@ export async function activate(
     return fail("license.not_found", "No license with this key");
   }
   const { license, activationId, healed } = activation;
-  const heartbeatToken = await issueMarker(deps, deps.db, {
+  const { heartbeatToken, ...certificates } = await issueMarker(deps, deps.db, {
     licenseId: license.id,
     activationId,
     hwFingerprint: machine!.hwFingerprint,
     offlineDays: license.offlineDays,
-    signingKeyId: license.signingKeyId,
+    signingKey: await licenseKeyFacts(deps.db, license.signingKeyId),
   });
   deps.activations.activateLatency.recordSuccess(startedAt);
   return {
@@ -202,6 +210,7 @@ export async function activate(
     heartbeatIntervalSeconds: deps.config.licensing.heartbeatIntervalSeconds,
     maxOfflineDays: license.offlineDays,
     healed,
+    ...certificates,
   };
 }
 
@@ -240,6 +249,7 @@ async function activateOnce(
           hwFingerprint: fingerprint,
           machineName,
           clientIp: request.ip,
+          mode: "online",
         } satisfies Omit<EventData<"license.activated">, "licenseId">),
         auditMeta: JSON.stringify({
           hwFingerprint: fingerprint,
@@ -260,9 +270,7 @@ async function activateOnce(
     const { license } = outcome;
     if (outcome.claimed) return { license, activationId, healed: false };
 
-    const now = deps.clock.now();
-    const status = effectiveStatus(license, now);
-    if (status !== "Active") fail("license.not_active", `The license is ${status}`);
+    if (effectiveStatus(license, deps.clock.now()) !== "Active") await refuseNotLive(deps, deps.db, license);
     checkBinding(license, fingerprint ?? undefined);
     if (outcome.reusedId) return { license, activationId: outcome.reusedId, healed: false };
     if (machinesFull(license)) await refuseMachine(deps.db, license);

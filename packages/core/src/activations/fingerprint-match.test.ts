@@ -1,6 +1,10 @@
 import type { FingerprintComponent } from "@licensing/contracts";
-import { describe, expect, it } from "vitest";
-import { isSameMachine, matchScore, reachesThreshold } from "./fingerprint-match.ts";
+import { encodeComponents } from "@licensing/db";
+import { createTestDatabase, type TestDatabase } from "@licensing/db/testing";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rowsOf } from "../sql-rows.ts";
+import { isSameMachine, matchScore, reachesThreshold, reachesThresholdSql } from "./fingerprint-match.ts";
 
 const hash = (n: number) => n.toString(16).padStart(64, "0");
 /** Components `kind-0 … kind-(n-1)` with hashes 0 … n-1. */
@@ -41,28 +45,81 @@ describe("matchScore", () => {
   });
 });
 
+// [mode, stored kinds, changed kinds, heals]
+const boundaries = [
+  ["fuzzy", 5, 2, true], // exactly 0.6
+  ["fuzzy", 10, 4, true], // 0.6 again, from other integers
+  ["fuzzy", 15, 6, true],
+  ["fuzzy", 16, 7, false], // 9/16 = 0.5625, just below
+  ["fuzzy", 7, 3, false], // 4/7 ≈ 0.571
+  ["fuzzy", 5, 3, false], // 0.4
+  ["strict", 5, 1, true], // exactly 0.8
+  ["strict", 10, 2, true],
+  ["strict", 16, 4, false], // 0.75, just below
+  ["strict", 5, 2, false],
+  ["loose", 5, 3, true], // exactly 0.4
+  ["loose", 10, 6, true],
+  ["loose", 16, 10, false], // 0.375, just below
+  ["loose", 5, 4, false],
+  ["exact", 5, 0, false], // exact: components never decide, not even all equal
+  ["exact", 5, 1, false],
+] as const;
+
 describe("reachesThreshold: the boundaries", () => {
-  // [mode, stored kinds, changed kinds, heals]
-  it.each([
-    ["fuzzy", 5, 2, true], // exactly 0.6
-    ["fuzzy", 10, 4, true], // 0.6 again, from other integers
-    ["fuzzy", 15, 6, true],
-    ["fuzzy", 16, 7, false], // 9/16 = 0.5625, just below
-    ["fuzzy", 7, 3, false], // 4/7 ≈ 0.571
-    ["fuzzy", 5, 3, false], // 0.4
-    ["strict", 5, 1, true], // exactly 0.8
-    ["strict", 10, 2, true],
-    ["strict", 16, 4, false], // 0.75, just below
-    ["strict", 5, 2, false],
-    ["loose", 5, 3, true], // exactly 0.4
-    ["loose", 10, 6, true],
-    ["loose", 16, 10, false], // 0.375, just below
-    ["loose", 5, 4, false],
-    ["exact", 5, 0, false], // exact: components never decide, not even all equal
-    ["exact", 5, 1, false],
-  ] as const)("%s, %i stored, %i changed → %s", (mode, stored, changed, heals) => {
+  it.each(boundaries)("%s, %i stored, %i changed → %s", (mode, stored, changed, heals) => {
     const components = machine(stored);
     expect(reachesThreshold(mode, matchScore(components, drifted(components, changed)))).toBe(heals);
+  });
+});
+
+describe("reachesThresholdSql: the same rule in the database", () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(() => database.dispose());
+
+  const inSql = async (
+    mode: string,
+    stored: FingerprintComponent[],
+    presented: FingerprintComponent[] | null,
+  ) => {
+    const [row] = rowsOf<{ heals: boolean | null }>(
+      await database.db.execute(
+        sql`select ${reachesThresholdSql(
+          sql`${mode}::text`,
+          sql`${encodeComponents(stored)}::text[]`,
+          presented ? sql`${encodeComponents(presented)}::text[]` : sql`null::text[]`,
+        )} as heals`,
+      ),
+    );
+    return row!.heals === true;
+  };
+
+  it.each(boundaries)("%s, %i stored, %i changed → %s", async (mode, stored, changed, heals) => {
+    const components = machine(stored);
+    expect(await inSql(mode, components, drifted(components, changed))).toBe(heals);
+  });
+
+  it("agrees with matchScore on missing, extra and reordered kinds and on empty sides", async () => {
+    const stored = machine(5);
+    const cases: [FingerprintComponent[], FingerprintComponent[] | null][] = [
+      [stored, stored.slice(0, 3)], // 0.6: a missing kind counts as changed
+      [stored, stored.slice(0, 2)], // 0.4
+      [stored, [...stored, { kind: "new-kind", hash: hash(99) }]],
+      [stored.slice(0, 3), stored],
+      [stored, [...stored].reverse()],
+      [[{ kind: "disk", hash: hash(1) }], [{ kind: "mac", hash: hash(1) }]],
+      [[], stored],
+      [stored, null],
+    ];
+    for (const mode of ["exact", "strict", "fuzzy", "loose"] as const) {
+      for (const [a, b] of cases) {
+        expect(await inSql(mode, a, b), `${mode} ${JSON.stringify([a, b])}`).toBe(
+          reachesThreshold(mode, matchScore(a, b)),
+        );
+      }
+    }
   });
 });
 

@@ -3,15 +3,10 @@ import { isDeadlock, type Db } from "@licensing/db";
 import type { Clock } from "../clock.ts";
 import { NaturalBatch } from "../batching/natural-batch.ts";
 import { liveSql } from "../licenses/live.ts";
+import type { LicenseKeyFacts, MarkerSubject } from "./marker.ts";
 
 /** What a matched heartbeat needs for its marker. */
-export interface Beat {
-  licenseId: string;
-  activationId: string;
-  hwFingerprint: string | null;
-  offlineDays: number;
-  signingKeyId: string;
-}
+export type Beat = MarkerSubject;
 
 function prepareHeartbeats(db: Db) {
   const now = sql`${sql.placeholder("now")}::timestamptz`;
@@ -23,11 +18,16 @@ function prepareHeartbeats(db: Db) {
       hwFingerprint: sql<string | null>`hw_fingerprint`.as("hw_fingerprint"),
       offlineDays: sql<number>`offline_days`.as("offline_days"),
       signingKeyId: sql<string>`signing_key_id`.as("signing_key_id"),
+      templateId: sql<string>`template_id`.as("template_id"),
+      keyStatus: sql<LicenseKeyFacts["status"]>`key_status`.as("key_status"),
+      keyIsRoot: sql<boolean>`key_is_root`.as("key_is_root"),
+      keyCertificate: sql<string | null>`key_certificate`.as("key_certificate"),
     })
     .as(
       sql`update activations a
              set last_heartbeat_at = ${now}, silence_reported_at = null
-            from licenses l,
+            from licenses l
+                 join signing_keys sk on sk.id = l.signing_key_id,
                  unnest(${sql.placeholder("activationIds")}::uuid[], ${sql.placeholder("licenseKeys")}::text[])
                    as beat(activation_id, license_key)
            where a.id = beat.activation_id
@@ -36,7 +36,8 @@ function prepareHeartbeats(db: Db) {
              and l.license_key = beat.license_key
              and ${liveSql("l", now)}
           returning l.id as license_id, l.license_key, a.id as activation_id, a.hw_fingerprint,
-                    l.offline_days, l.signing_key_id`,
+                    l.offline_days, l.signing_key_id, l.template_id, sk.status as key_status,
+                    sk.is_root as key_is_root, sk.certificate as key_certificate`,
     );
   const recorded = db.$with("recorded", {}).as(
     sql`insert into heartbeat_records (activation_id, license_id, occurred_at)
@@ -96,7 +97,13 @@ export class HeartbeatWriter {
           activationId: row.activationId,
           hwFingerprint: row.hwFingerprint,
           offlineDays: row.offlineDays,
-          signingKeyId: row.signingKeyId,
+          signingKey: {
+            id: row.signingKeyId,
+            templateId: row.templateId,
+            status: row.keyStatus,
+            isRoot: row.keyIsRoot,
+            certificate: row.keyCertificate,
+          },
         },
       ]),
     );

@@ -5,6 +5,7 @@ import { normalizeLicenseKey } from "../crypto/license-key.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
 import { effectiveStatus } from "../licenses/mappers.ts";
+import { refuseNotLive } from "../revocations/refusal.ts";
 import { issueMarker } from "./marker.ts";
 
 /**
@@ -22,9 +23,9 @@ export async function heartbeat(deps: Deps, input: ActivationRequest): Promise<H
     await explainMiss(deps, deps.db, licenseKey, input.activationId, startedAt);
     return fail("activation.not_found", "The activation is unknown or deactivated");
   }
-  const heartbeatToken = await issueMarker(deps, deps.db, beat);
+  const marker = await issueMarker(deps, deps.db, beat);
   deps.activations.heartbeatLatency.recordSuccess(startedAt);
-  return { heartbeatToken };
+  return marker;
 }
 
 /** Why a heartbeat matched nothing: the error path, so its extra query costs nothing on the hot path. */
@@ -42,8 +43,7 @@ async function explainMiss(
     await deps.activations.heartbeatLatency.padFailure(startedAt);
     fail("license.not_found", "No license with this key");
   }
-  const status = effectiveStatus(license!, deps.clock.now());
-  if (status !== "Active") fail("license.not_active", `The license is ${status}`);
+  if (effectiveStatus(license!, deps.clock.now()) !== "Active") await refuseNotLive(deps, executor, license!);
   const [activation] = await executor
     .select({ status: tables.activations.status })
     .from(tables.activations)

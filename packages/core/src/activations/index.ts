@@ -5,3 +5,4 @@ export { clientPublicKey } from "./public-key.ts";
 export { listActivations, listHeartbeats, resetActivation, resetDeviceBudget } from "./panel.ts";
 export { deactivateActivations } from "./deactivate-activations.ts";
 export { listMachines } from "./machines.ts";
+export { activateOffline, deactivateOffline } from "./offline.ts";

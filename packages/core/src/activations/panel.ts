@@ -14,6 +14,7 @@ const toActivationResponse = (a: ActivationRow, heals: ActivationHeal[]): Activa
   hwFingerprint: a.hwFingerprint,
   machineName: a.machineName,
   status: a.status,
+  mode: a.mode,
   activatedAt: a.activatedAt.toISOString(),
   lastHeartbeatAt: a.lastHeartbeatAt?.toISOString() ?? null,
   deactivatedAt: a.deactivatedAt?.toISOString() ?? null,

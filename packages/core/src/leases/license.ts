@@ -4,11 +4,12 @@ import { normalizeLicenseKey } from "../crypto/license-key.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, fail } from "../errors.ts";
 import { effectiveStatus } from "../licenses/mappers.ts";
+import { refuseNotLive } from "../revocations/refusal.ts";
 
 /**
  * The floating license a lease request names by its key, in the order a client is refused: unknown
  * (`license.not_found`, which `padUnknownKey` answers after the delay real work takes), not live
- * (`license.not_active`, as a heartbeat is refused; skipped for a release, which any status allows), not
+ * (`license.not_active`, or `license.revoked` under immediate revocation, as a heartbeat is refused; skipped for a release, which any status allows), not
  * floating (`lease.not_floating`). `forUpdate` locks the row, which every change of the count of live
  * leases holds (decision 0048).
  */
@@ -24,7 +25,7 @@ export async function loadFloatingLicense(
   const [license] = query ? await (options.forUpdate ? query.for("update") : query) : [];
   if (!license) return fail("license.not_found", "No license with this key");
   const status = effectiveStatus(license, deps.clock.now());
-  if (!options.anyStatus && status !== "Active") fail("license.not_active", `The license is ${status}`);
+  if (!options.anyStatus && status !== "Active") await refuseNotLive(deps, executor, license);
   if (license.seatModel !== "floating") {
     fail("lease.not_floating", "The license is node-locked: its seats are its activations, not leases");
   }

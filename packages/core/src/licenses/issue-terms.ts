@@ -6,7 +6,7 @@ import {
   type TemplateRow,
   type TemplateVersionRow,
 } from "@licensing/db";
-import type { FingerprintMatch, HwBinding, SeatModel } from "@licensing/contracts";
+import type { FingerprintMatch, HwBinding, RevocationMode, SeatModel } from "@licensing/contracts";
 import { DAY } from "../clock.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
@@ -47,6 +47,7 @@ export interface IssueTermsInput {
   seatModel?: SeatModel | null | undefined;
   leaseSeconds?: number | null | undefined;
   maxBorrowDays?: number | null | undefined;
+  revocation?: RevocationMode | null | undefined;
 }
 
 export interface IssueTerms {
@@ -61,11 +62,12 @@ export interface IssueTerms {
   seatModel: SeatModel;
   leaseSeconds: number;
   maxBorrowDays: number;
+  revocation: RevocationMode;
 }
 
 /**
  * The spec's issue rules 1–3 (§4): expiry defaults, offlineDays clamping, binding defaults; and the
- * device and seat terms, the request's or else the template's.
+ * device and seat terms and the revocation mode, the request's or else the template's.
  */
 export function resolveIssueTerms(deps: Deps, template: TemplateRow, input: IssueTermsInput): IssueTerms {
   const now = deps.clock.now();
@@ -98,6 +100,8 @@ export function resolveIssueTerms(deps: Deps, template: TemplateRow, input: Issu
     seatModel: input.seatModel ?? template.seatModel,
     leaseSeconds: input.leaseSeconds ?? template.leaseSeconds,
     maxBorrowDays: input.maxBorrowDays ?? template.maxBorrowDays,
+    // Signed into the token (`rv`), so it is the license's for good: a template edit changes new ones only.
+    revocation: input.revocation ?? template.revocation,
   };
 }
 

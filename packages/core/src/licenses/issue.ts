@@ -16,6 +16,7 @@ import type { Deps } from "../deps.ts";
 import { AppError, fail } from "../errors.ts";
 import { runIdempotent } from "../idempotency/idempotency.ts";
 import { publishEvents } from "../outbox/publish.ts";
+import { certificateOf } from "../templates/key-chain.ts";
 import { buildLicenseConfig } from "./config.ts";
 import { loadIssueContext, resolveIssueTerms, type IssueContext, type IssueTerms } from "./issue-terms.ts";
 import { authorizeIssuingCompany } from "./load.ts";
@@ -110,11 +111,13 @@ export async function issueLicense(
     const terms = resolveIssueTerms(deps, context.template, input);
     const license = prepareLicense(deps, context, terms, input.companyId, input.config);
     await storeLicenses(tx, deps, actor, [license]);
+    const certificate = await certificateOf(deps, tx, context.key);
     return {
       id: license.id,
       licenseKey: license.licenseKey,
       token: license.token,
       publicKey: context.key.publicKeyHex,
+      ...(certificate === null ? {} : { certificate }),
     };
   });
 }

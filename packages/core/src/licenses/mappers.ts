@@ -31,6 +31,7 @@ export const toLicenseResponse = (l: LicenseRow, now: Date, deviceBudget: Device
   hwBinding: l.hwBinding,
   hwFingerprint: l.hwFingerprint,
   fingerprintMatch: l.fingerprintMatch,
+  revocation: l.revocation,
   deviceBudget,
   seatModel: l.seatModel,
   leaseSeconds: l.leaseSeconds,

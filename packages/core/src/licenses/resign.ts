@@ -15,6 +15,7 @@ import { fail } from "../errors.ts";
 import { deactivateActivations } from "../activations/deactivate-activations.ts";
 import { publishEvents } from "../outbox/publish.ts";
 import { loadTemplate } from "../templates/load.ts";
+import { certificateOf } from "../templates/key-chain.ts";
 import { activeSigningKey } from "../templates/signing-keys.ts";
 import { refuseFingerprintWithoutBinding } from "./issue-terms.ts";
 import { authorizeIssuingCompany, loadLicense } from "./load.ts";
@@ -57,7 +58,13 @@ async function resign(
     reason,
     request: actor.request,
   });
-  return { license: updated!, publicKey: key.publicKeyHex, deactivated: deactivated.length };
+  const certificate = await certificateOf(deps, tx, key);
+  return {
+    license: updated!,
+    publicKey: key.publicKeyHex,
+    ...(certificate === null ? {} : { certificate }),
+    deactivated: deactivated.length,
+  };
 }
 
 function assertNotRevoked(license: LicenseRow) {
@@ -119,6 +126,7 @@ export async function transferLicense(
       currentVersion: result.license.currentVersion,
       token: result.license.token,
       publicKey: result.publicKey,
+      ...(result.certificate === undefined ? {} : { certificate: result.certificate }),
       deactivatedActivations: result.deactivated,
     };
   });

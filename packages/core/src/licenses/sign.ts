@@ -1,5 +1,11 @@
 import type { SigningKeyRow } from "@licensing/db";
-import type { FingerprintMatch, HwBinding, LicenseTokenConfig, SeatModel } from "@licensing/contracts";
+import type {
+  FingerprintMatch,
+  HwBinding,
+  LicenseTokenConfig,
+  RevocationMode,
+  SeatModel,
+} from "@licensing/contracts";
 import { signLicenseToken, unixSeconds } from "../crypto/license-token.ts";
 import type { Deps } from "../deps.ts";
 import { signerFor } from "../templates/signing-keys.ts";
@@ -18,6 +24,7 @@ export interface TokenContent {
   seatModel: SeatModel;
   leaseSeconds: number;
   maxBorrowDays: number;
+  revocation: RevocationMode;
   config: LicenseTokenConfig;
 }
 
@@ -39,6 +46,7 @@ export function signLicense(deps: Deps, key: SigningKeyRow, content: TokenConten
       sm: content.seatModel,
       ls: content.leaseSeconds,
       mb: content.maxBorrowDays,
+      rv: content.revocation,
       cfg: content.config,
     },
     signerFor(deps, key),

@@ -17,7 +17,8 @@ export const MISSED_INTERVALS = 3;
 /**
  * Emits license.heartbeat_missed once per silence: for each live activation of a live license (Active and
  * not past its expiry, licenses/live.ts) that has sent nothing for three heartbeat intervals, marks it
- * reported (a heartbeat clears the mark). A license past its expiry cannot heartbeat: its silence is no news.
+ * reported (a heartbeat clears the mark). A license past its expiry cannot heartbeat: its silence is no news;
+ * nor is an offline activation's (decision 0050), which never heartbeats.
  * Claims rows with FOR UPDATE SKIP LOCKED so concurrent instances never emit twice.
  */
 export async function detectMissedHeartbeats(deps: Deps, batchSize = 500): Promise<number> {
@@ -35,6 +36,7 @@ export async function detectMissedHeartbeats(deps: Deps, batchSize = 500): Promi
             join licenses l on l.id = a.license_id
            where a.status = 'active'
              and a.silence_reported_at is null
+             and a.mode = 'online'
              and coalesce(a.last_heartbeat_at, a.activated_at) <= ${since}::timestamptz
              and ${liveSql("l", sql`${now.toISOString()}::timestamptz`)}
            order by coalesce(a.last_heartbeat_at, a.activated_at)

@@ -18,6 +18,7 @@ export const toTemplateResponse = (t: TemplateRow): LicenseTemplateResponse => (
   seatModel: t.seatModel,
   leaseSeconds: t.leaseSeconds,
   maxBorrowDays: t.maxBorrowDays,
+  revocation: t.revocation,
   status: t.status,
   currentVersionId: t.currentVersionId,
   createdAt: t.createdAt.toISOString(),

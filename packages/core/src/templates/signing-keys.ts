@@ -10,25 +10,33 @@ import type { TokenSigner } from "../crypto/license-token.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
 import { assertOperator } from "../policy/index.ts";
+import { certify, rootSigningKey } from "./key-chain.ts";
 import { toSigningKeyResponse } from "./mappers.ts";
 import { loadTemplate } from "./load.ts";
 
-/** Generates an Ed25519 key and stores it as the template's Active key, the private half sealed (D9). */
-export async function createSigningKey(tx: Tx, deps: Deps, templateId: string): Promise<SigningKeyRow> {
+/**
+ * Generates an Ed25519 key and stores it as the template's Active key, the private half sealed (D9). The
+ * template's first key is its root (decision 0049); a later one is stored with the root's certificate.
+ */
+export async function createSigningKey(
+  tx: Tx,
+  deps: Deps,
+  templateId: string,
+  root: SigningKeyRow | null,
+): Promise<SigningKeyRow> {
   const { publicKeyHex, privateKeyDer } = generateEd25519KeyPair();
   const now = deps.clock.now();
   // The id is chosen here: the sealed private key is bound to its row.
   const id = randomUUID();
+  const facts = { id, templateId, publicKeyHex, notBefore: now, createdAt: now, retiredAt: null };
   const [key] = await tx
     .insert(tables.signingKeys)
     .values({
-      id,
-      templateId,
+      ...facts,
       status: "Active",
-      publicKeyHex,
       privateKeySealed: deps.secrets.seal(privateKeyDer, sealedAt(tables.signingKeys.privateKeySealed, id)),
-      notBefore: now,
-      createdAt: now,
+      isRoot: root === null,
+      certificate: root === null ? null : certify(deps, root, facts),
     })
     .returning();
   privateKeyDer.fill(0);
@@ -81,9 +89,10 @@ export async function listSigningKeys(
 }
 
 /**
- * Makes a new Active key and turns the previous one Inactive: it signs nothing new but still verifies
- * what it signed and stays published. Allowed on archived templates too, since rotating is how a
- * suspected key compromise is answered. Returns the new key.
+ * Makes a new Active key, certified by the template's root, and turns the previous one Inactive: it signs no
+ * new token but still signs the markers of the licenses it signed, verifies what it signed and stays
+ * published. Allowed on archived templates too, since rotating is how a suspected key compromise is
+ * answered. Returns the new key.
  */
 export async function rotateSigningKey(
   deps: Deps,
@@ -99,7 +108,7 @@ export async function rotateSigningKey(
       .set({ status: "Inactive", notAfter: now })
       .where(and(eq(tables.signingKeys.templateId, templateId), eq(tables.signingKeys.status, "Active")))
       .returning({ id: tables.signingKeys.id });
-    const created = await createSigningKey(tx, deps, templateId);
+    const created = await createSigningKey(tx, deps, templateId, await rootSigningKey(tx, templateId));
     await recordAudit(tx, deps.clock, actor, {
       action: "signing_key.rotated",
       entityType: "template",
@@ -111,7 +120,12 @@ export async function rotateSigningKey(
   return toSigningKeyResponse(key);
 }
 
-/** Retires an Inactive key: it is withdrawn from verification. The Active key cannot be retired. */
+/**
+ * Retires an Inactive key: it signs nothing from now on (the markers of its licenses come from the Active
+ * key), and its certificate is issued again with this moment as its end (`exp`), which the markers' answers
+ * carry to the programs: they refuse what it signs afterwards, and keep what it signed before until that
+ * expires (decision 0049). The root keeps certifying once retired. The Active key cannot be retired.
+ */
 export async function retireSigningKey(
   deps: Deps,
   actor: Actor,
@@ -130,9 +144,13 @@ export async function retireSigningKey(
           : "The key is already retired",
       );
     }
+    const retiredAt = deps.clock.now();
+    const certificate = key.isRoot
+      ? null
+      : certify(deps, await rootSigningKey(tx, templateId), { ...key, retiredAt });
     await tx
       .update(tables.signingKeys)
-      .set({ status: "Retired", retiredAt: deps.clock.now() })
+      .set({ status: "Retired", retiredAt, certificate })
       .where(eq(tables.signingKeys.id, keyId));
     await recordAudit(tx, deps.clock, actor, {
       action: "signing_key.retired",

@@ -62,11 +62,12 @@ export async function createTemplate(
           seatModel: input.seatModel,
           leaseSeconds: input.leaseSeconds,
           maxBorrowDays: input.maxBorrowDays,
+          revocation: input.revocation,
           createdAt: now,
           updatedAt: now,
         })
         .returning();
-      const key = await createSigningKey(tx, deps, created!.id);
+      const key = await createSigningKey(tx, deps, created!.id, null);
       await recordAudit(tx, deps.clock, actor, {
         action: "template.created",
         entityType: "template",
@@ -106,6 +107,7 @@ export async function updateTemplate(
     ...(input.seatModel !== undefined ? { seatModel: input.seatModel } : {}),
     ...(input.leaseSeconds !== undefined ? { leaseSeconds: input.leaseSeconds } : {}),
     ...(input.maxBorrowDays !== undefined ? { maxBorrowDays: input.maxBorrowDays } : {}),
+    ...(input.revocation !== undefined ? { revocation: input.revocation } : {}),
   };
   const template = await deps.db.transaction(async (tx) => {
     const current = await loadTemplate(tx, templateId, { forUpdate: true });

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { FingerprintComponent } from "@licensing/contracts";
+import { ACTIVATION_MODES, type FingerprintComponent } from "@licensing/contracts";
 import {
   boolean,
   customType,
@@ -14,6 +14,8 @@ import { id, timestamptz } from "./columns.ts";
 import { licenses } from "./licenses.ts";
 
 export const activationStatuses = ["active", "deactivated"] as const;
+/** How the machine activated: through the client API, or through the panel with a request it carried (0050). */
+export const activationModes = ACTIVATION_MODES;
 
 /**
  * Fingerprint components as the database keeps them: a `text[]` of `kind:hash` (the kind is `[a-z0-9-]`,
@@ -74,6 +76,10 @@ export const activations = pgTable(
     templateId: uuid("template_id").notNull(),
     /** Set when license.heartbeat_missed fires; the next heartbeat clears it, so it fires once per silence. */
     silenceReportedAt: timestamptz("silence_reported_at"),
+    /** `offline`: the machine holds a certificate from the panel and never heartbeats (decision 0050). */
+    mode: text("mode", { enum: activationModes }).notNull().default("online"),
+    /** The nonce of the offline certificate the machine holds: only a receipt naming it frees the seat. */
+    offlineNonce: text("offline_nonce"),
   },
   (t) => [
     index("activations_by_license_status").on(t.licenseId, t.status),
@@ -83,9 +89,10 @@ export const activations = pgTable(
       .where(sql`${t.status} = 'active'`),
     // The silence detector's scan: live activations not yet reported. Deliberately without the heartbeat
     // columns, so a heartbeat changes no indexed column and PostgreSQL updates the row in place (HOT).
+    // Offline activations never heartbeat, so their silence is no news and they stay out of the scan.
     index("activations_unreported_live")
       .on(t.licenseId)
-      .where(sql`${t.status} = 'active' and ${t.silenceReportedAt} is null`),
+      .where(sql`${t.status} = 'active' and ${t.silenceReportedAt} is null and ${t.mode} = 'online'`),
     // Analytics: live activations per company and template (distribution, overview).
     index("activations_live_by_company_template")
       .on(t.companyId, t.templateId)
@@ -104,6 +111,27 @@ export const activations = pgTable(
   ],
 );
 export type ActivationRow = typeof activations.$inferSelect;
+
+/**
+ * Every offline activation request the panel answered, by its nonce (decision 0050): the same request
+ * again returns the same activation, and a request used before whose activation has ended (or moved on
+ * to a newer request) is refused, so an old request cannot take a seat back or change which receipt
+ * frees one.
+ */
+export const offlineRequests = pgTable(
+  "offline_requests",
+  {
+    licenseId: uuid("license_id")
+      .notNull()
+      .references(() => licenses.id),
+    nonce: text("nonce").notNull(),
+    activationId: uuid("activation_id")
+      .notNull()
+      .references(() => activations.id),
+    createdAt: timestamptz("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.licenseId, t.nonce] })],
+);
 
 /**
  * One row per accepted heartbeat; the panel lists the latest per license. Append-only telemetry written

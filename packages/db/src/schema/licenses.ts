@@ -1,5 +1,10 @@
 import { LICENSE_STATUSES } from "@licensing/contracts";
-import { FINGERPRINT_MATCH_MODES, HW_BINDING_MODES, SEAT_MODELS } from "@licensing/protocol";
+import {
+  FINGERPRINT_MATCH_MODES,
+  HW_BINDING_MODES,
+  REVOCATION_MODES,
+  SEAT_MODELS,
+} from "@licensing/protocol";
 import { sql } from "drizzle-orm";
 import {
   boolean,
@@ -82,6 +87,8 @@ export const licenses = pgTable(
      * nothing, so the event fires at most once an hour per license.
      */
     seatsExhaustedPublishedAt: timestamptz("seats_exhausted_published_at"),
+    /** How a revocation reaches the machines, resolved from the template at issue (decision 0049). */
+    revocation: text("revocation", { enum: REVOCATION_MODES }).notNull().default("graceful"),
     updatedAt: timestamptz("updated_at").notNull(),
     /**
      * The seat limit (spec §2): a positive integer `limits.maxSeats` in the config, else null for no
@@ -133,6 +140,10 @@ export const licenses = pgTable(
       t.expiresAt,
     ),
     index("licenses_by_expiry").on(t.expiresAt),
+    // The revocation list of a template (GET /client/revocations): its immediate licenses revoked since.
+    index("licenses_revoked_by_template")
+      .on(t.templateId, t.revokedAt, t.id)
+      .where(sql`${t.status} = 'Revoked' and ${t.revocation} = 'immediate'`),
   ],
 );
 export type LicenseRow = typeof licenses.$inferSelect;

@@ -1,6 +1,7 @@
-import { FINGERPRINT_MATCH_MODES, SEAT_MODELS } from "@licensing/protocol";
+import { FINGERPRINT_MATCH_MODES, REVOCATION_MODES, SEAT_MODELS } from "@licensing/protocol";
 import { sql } from "drizzle-orm";
 import {
+  boolean,
   index,
   integer,
   pgTable,
@@ -33,6 +34,8 @@ export const templates = pgTable(
     seatModel: text("seat_model", { enum: SEAT_MODELS }).notNull().default("nodeLocked"),
     leaseSeconds: integer("lease_seconds").notNull().default(900),
     maxBorrowDays: integer("max_borrow_days").notNull().default(0),
+    /** Copied to each license at issue unless the issue request overrides it (decision 0049). */
+    revocation: text("revocation", { enum: REVOCATION_MODES }).notNull().default("graceful"),
     status: text("status", { enum: templateStatuses }).notNull().default("Active"),
     /** The version new licenses follow; null until the first version is created. */
     currentVersionId: uuid("current_version_id").references((): AnyPgColumn => templateVersions.id),
@@ -65,12 +68,25 @@ export const signingKeys = pgTable(
     notAfter: timestamptz("not_after"),
     retiredAt: timestamptz("retired_at"),
     createdAt: timestamptz("created_at").notNull(),
+    /**
+     * The template's root (its first key, the one programs are built with): it certifies the others
+     * (decision 0049).
+     */
+    isRoot: boolean("is_root").notNull().default(false),
+    /**
+     * The root's certificate of this key (JWS), reissued with an end when the key is retired; null for the
+     * root, and for a key rotated in before certificates existed until it is first needed.
+     */
+    certificate: text("certificate"),
   },
   (t) => [
     index("signing_keys_by_template").on(t.templateId, t.createdAt),
     uniqueIndex("signing_keys_one_active_per_template")
       .on(t.templateId)
       .where(sql`${t.status} = 'Active'`),
+    uniqueIndex("signing_keys_one_root_per_template")
+      .on(t.templateId)
+      .where(sql`${t.isRoot}`),
   ],
 );
 export type SigningKeyRow = typeof signingKeys.$inferSelect;

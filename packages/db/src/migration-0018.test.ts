@@ -11,9 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tables } from "./index.ts";
 import { createTestDatabase, type TestDatabase } from "./testing.ts";
 
-// Rows written before 0016 (decision 0048) take the defaults: node-locked seats, 15-minute leases and
+// Rows written before 0018 (decision 0048) take the defaults: node-locked seats, 15-minute leases and
 // no borrowing; an existing license's machine limit is its seat limit, as it always was.
-const TAG = "0016_floating_seats";
+const TAG = "0018_floating_seats";
 const migrations = new URL("../migrations", import.meta.url).pathname;
 
 function migrationsBefore(tag: string) {
