@@ -1,7 +1,7 @@
 /**
  * Client API benchmark (issue 5): the real server, in its own process on a scratch PostgreSQL database,
- * under autocannon (32 connections) for activate and heartbeat, next to the floor: a bare Express 5
- * route that only signs a marker. Prints requests/s, p50/p99, the ratio to the floor, and the CPU each
+ * under autocannon (32 connections) for activate, heartbeat and lease renewal (issue 23), next to the
+ * floor: a bare Express 5 route that only signs a marker. Prints requests/s, p50/p99, the ratio to the floor, and the CPU each
  * request cost the process under test and PostgreSQL.
  *
  *   npx tsx scripts/bench-client.ts [--duration 10] [--connections 32] [--licenses 200] [--runs 1]
@@ -37,7 +37,8 @@ Starts the server (apps/server/src/main.ts) on a fresh database of the PostgreSQ
 DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres), seeds licenses over HTTP, then runs
 autocannon against POST /client/activate (a new fingerprint each time, seat check included, with the
 SDK's 7 fingerprint components: --components 0 sends none, as SDKs before issue 22 did), POST
-/client/heartbeat (signed v1+v2) and the marker-signing floor; --only activate|heartbeat|floor runs one.
+/client/heartbeat (signed v1+v2), POST /client/leases/renew over 256 live leases of floating licenses
+(signed v1+v2) and the marker-signing floor; --only activate|heartbeat|floor|lease-renew runs one.
 Besides requests/s and latency it prints CPU ms per request of the server and of PostgreSQL (from /proc).
 --runs repeats the three scenarios and adds the median of each figure (the machine's own noise is often
 ±20 %). The database is dropped at the end.`);
@@ -202,6 +203,36 @@ async function main() {
     activationsPool.push({ licenseKey, activationId: res.body.activationId });
   }
 
+  // 256 live leases of floating licenses, a day long so none expires during the run (issue 23).
+  log("seeding 256 live leases…");
+  const floating = await operator.api.licenses.bulkIssue({
+    body: {
+      templateId: template.body.id,
+      items: Array.from({ length: 32 }, () => ({ companyId: company.body.id })),
+      config: JSON.stringify({ features: [], limits: { maxSeats: 1_000_000 } }),
+      seatModel: "floating",
+      leaseSeconds: 86_400,
+    },
+  });
+  const floatingKeys = floating.body.results.map((row) => row.licenseKey!);
+  const leasePool: { licenseKey: string; leaseId: string }[] = [];
+  for (let i = 0; i < 256; i++) {
+    const licenseKey = floatingKeys[i % floatingKeys.length]!;
+    const activated = await operator.api.client.activate({
+      body: { licenseKey, hwFingerprint: `lease-${i}` },
+    });
+    const body = JSON.stringify({ licenseKey, activationId: activated.body.activationId });
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const path = "/api/v1/client/leases";
+    const res = await operator.request<{ leaseId: string }>("POST", path, body, {
+      "content-type": "application/json",
+      "x-service-timestamp": timestamp,
+      "x-service-signature": signRequest(licenseKey, timestamp, { method: "POST", path, body }),
+    });
+    if (res.status !== 201) throw new Error(`lease ${i}: ${res.status} ${res.text}`);
+    leasePool.push({ licenseKey, leaseId: res.body.leaseId });
+  }
+
   // What the SDK sends: seven components (issue 22). A new machine of an office fleet: the CPU model,
   // memory size and OS family are those of the license's other machines (the same hash, salted with the
   // same key), the machine id, disk, MAC and host name its own; so the server scores it against the
@@ -268,6 +299,33 @@ async function main() {
     },
   ];
 
+  const renewPath = "/api/v1/client/leases/renew";
+  // A renewal as the SDK sends it, over the pool of live leases.
+  const signedRenewals: autocannon.Request[] = [
+    {
+      method: "POST",
+      setupRequest: (req) => {
+        counter += 1;
+        const target = leasePool[counter % leasePool.length]!;
+        const body = JSON.stringify(target);
+        const timestamp = String(Math.floor(Date.now() / 1000));
+        return {
+          ...req,
+          body,
+          headers: {
+            "content-type": "application/json",
+            "x-service-timestamp": timestamp,
+            "x-service-signature": signRequest(target.licenseKey, timestamp, {
+              method: "POST",
+              path: renewPath,
+              body,
+            }),
+          },
+        };
+      },
+    },
+  ];
+
   const scenario = (name: string, run: () => Promise<Figures>) =>
     wanted(name.split(" ")[0]!) ? run() : Promise.resolve({ ...skipped, name });
   const results: Figures[][] = [];
@@ -289,7 +347,10 @@ async function main() {
         requests: signedHeartbeats,
       }),
     );
-    results.push([activate, heartbeat, floorFigures]);
+    const leaseRenew = await scenario("lease-renew (HMAC v1+v2)", () =>
+      load("lease-renew (HMAC v1+v2)", serverPid, { url: `${base}${renewPath}`, requests: signedRenewals }),
+    );
+    results.push([activate, heartbeat, floorFigures, leaseRenew]);
   }
 
   console.log(
@@ -305,9 +366,14 @@ async function main() {
       );
     }
   }
-  const [activate, heartbeat, floorFigures] = rows.at(-1)!.figures as [Figures, Figures, Figures];
+  const [activate, heartbeat, floorFigures, leaseRenew] = rows.at(-1)!.figures as [
+    Figures,
+    Figures,
+    Figures,
+    Figures,
+  ];
   console.log(
-    `\ntargets${runs > 1 ? " (medians)" : ""}: heartbeat >= 50% of floor (${((heartbeat.rps / floorFigures.rps) * 100).toFixed(0)}%), heartbeat p99 < 25 ms (${heartbeat.p99} ms; floor ${floorFigures.p99} ms), activate >= 1000/s (${activate.rps.toFixed(0)}/s)`,
+    `\ntargets${runs > 1 ? " (medians)" : ""}: heartbeat >= 50% of floor (${((heartbeat.rps / floorFigures.rps) * 100).toFixed(0)}%), heartbeat p99 < 25 ms (${heartbeat.p99} ms; floor ${floorFigures.p99} ms), activate >= 1000/s (${activate.rps.toFixed(0)}/s), lease-renew >= 75% of floor (${((leaseRenew.rps / floorFigures.rps) * 100).toFixed(0)}%, ${leaseRenew.serviceCpu.toFixed(2)} + ${leaseRenew.databaseCpu.toFixed(2)} CPU ms/renew)`,
   );
 }
 

@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { tables } from "@licensing/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { issueLicense } from "./testing/client-api.ts";
+import { issueLicense, signedPost } from "./testing/client-api.ts";
 import { startTestApp, type ApiResponse, type TestApp, type TestClient } from "./testing/index.ts";
 import { createTemplate } from "./testing/licensing.ts";
 import {
@@ -81,6 +81,28 @@ const fresh = {
       body: { licenseKey: license.licenseKey, hwFingerprint: "matrix" },
     });
     return { id: license.id, activationId: activation.body.activationId };
+  },
+  /** A floating license of a1 whose one machine holds a lease. */
+  async lease(tree: Tree) {
+    templateId ??= (await createTemplate(operatorClient)).id;
+    const license = await issueLicense(
+      operatorClient,
+      { companyId: tree.a1.id, templateId },
+      { seatModel: "floating" },
+    );
+    const activation = await operatorClient.api.client.activate({
+      body: { licenseKey: license.licenseKey, hwFingerprint: "matrix" },
+    });
+    const lease = await signedPost<{ leaseId: string }>(
+      operatorClient,
+      app.clock.now(),
+      "/api/v1/client/leases",
+      {
+        licenseKey: license.licenseKey,
+        activationId: activation.body.activationId,
+      },
+    );
+    return { licenseId: license.id, leaseId: lease.body.leaseId };
   },
   async token(tree: Tree) {
     const [row] = await app.deps.db
@@ -298,6 +320,18 @@ const rows: Row[] = [
     minimum: "Admin on the company",
     send: async (api, t) =>
       api.activations.resetDeviceBudget({ params: { id: (await fresh.license(t)).id } }),
+    expect: adminRow("204"),
+  },
+  {
+    operation: "list a license's leases",
+    minimum: "Viewer on the company",
+    send: async (api, t) => api.leases.list({ params: { id: (await fresh.lease(t)).licenseId } }),
+    expect: viewerRow("200"),
+  },
+  {
+    operation: "force-release a lease",
+    minimum: "Admin on the company",
+    send: async (api, t) => api.leases.forceRelease({ params: { leaseId: (await fresh.lease(t)).leaseId } }),
     expect: adminRow("204"),
   },
   {

@@ -5,6 +5,7 @@ import { auditOperations } from "./audit/operations.ts";
 import { authOperations } from "./auth/operations.ts";
 import { clientOperations } from "./client/operations.ts";
 import { companyOperations } from "./companies/operations.ts";
+import { leaseOperations } from "./leases/operations.ts";
 import { licenseOperations } from "./licenses/operations.ts";
 import { flattenOperations } from "./operation/operation.ts";
 import { operatorOperations } from "./operator/operations.ts";
@@ -27,6 +28,7 @@ export const panelOperations = {
   audit: auditOperations,
   analytics: analyticsOperations,
   activations: activationOperations,
+  leases: leaseOperations,
   webhooks: webhookOperations,
 };
 

@@ -15,6 +15,8 @@ export const errorKindMapping: Record<ErrorKind, { status: number; trpc: TRPC_ER
   HeaderTooLarge: { status: 431, trpc: "BAD_REQUEST" },
   RequestTimeout: { status: 408, trpc: "TIMEOUT" },
   TooManyRequests: { status: 429, trpc: "TOO_MANY_REQUESTS" },
+  // tRPC has no 410; only the client API (REST) answers it, so the closest code is never sent in practice.
+  Gone: { status: 410, trpc: "NOT_FOUND" },
   Failure: { status: 500, trpc: "INTERNAL_SERVER_ERROR" },
   Unavailable: { status: 503, trpc: "SERVICE_UNAVAILABLE" },
 };

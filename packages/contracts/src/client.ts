@@ -243,6 +243,85 @@ export type HeartbeatRecordResponse = z.infer<typeof HeartbeatRecordResponse>;
 export const HeartbeatsQuery = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) });
 export const ActivationParams = z.object({ id: Uuid, activationId: Uuid });
 
+/** A lease of a floating license (decision 0048), as the client API answers it. */
+export const LeaseResponse = z
+  .object({
+    leaseId: Uuid.meta({ examples: [example.leaseId] }),
+    expiresAt: Timestamp.meta({
+      description: "The lease is live until then unless renewed (or released); a borrow's `until`",
+    }),
+    renewAfterSeconds: z
+      .int()
+      .min(1)
+      .meta({
+        description: "When to renew, counted from now: a third of the time the lease has left",
+        examples: [300],
+      }),
+    leaseToken: z.string().meta({
+      description:
+        'Signed like the offline marker, with typ "lease", the lease id (lsid) and exp = expiresAt (docs/client-protocol.md)',
+      examples: [example.leaseToken],
+    }),
+  })
+  .meta({ id: "LeaseResponse" });
+export type LeaseResponse = z.infer<typeof LeaseResponse>;
+
+export const AcquireLeaseRequest = z
+  .object({ licenseKey: LicenseKey, activationId: Uuid.meta({ examples: [example.activationId] }) })
+  .meta({ id: "AcquireLeaseRequest" });
+export type AcquireLeaseRequest = z.infer<typeof AcquireLeaseRequest>;
+
+export const LeaseRequest = z
+  .object({ licenseKey: LicenseKey, leaseId: Uuid.meta({ examples: [example.leaseId] }) })
+  .meta({ id: "LeaseRequest", description: "Body of renew and release" });
+export type LeaseRequest = z.infer<typeof LeaseRequest>;
+
+export const BorrowLeaseRequest = z
+  .object({
+    licenseKey: LicenseKey,
+    leaseId: Uuid.meta({ examples: [example.leaseId] }),
+    until: Timestamp.meta({
+      description: "When the borrowed lease ends: in the future, at most the license's maxBorrowDays ahead",
+    }),
+  })
+  .meta({ id: "BorrowLeaseRequest" });
+export type BorrowLeaseRequest = z.infer<typeof BorrowLeaseRequest>;
+
+/** A machine holding one of a full pool's leases, as a refusal shows it: never a fingerprint. */
+export const LeaseHolder = z
+  .object({
+    machineName: z
+      .string()
+      .nullable()
+      .meta({ examples: [example.machineName] }),
+    acquiredAt: Timestamp,
+    expiresAt: Timestamp,
+  })
+  .meta({ id: "LeaseHolder" });
+export type LeaseHolder = z.infer<typeof LeaseHolder>;
+
+/** A live lease as the panel shows it. */
+export const LicenseLeaseResponse = z
+  .object({
+    leaseId: Uuid.meta({ examples: [example.leaseId] }),
+    activationId: Uuid.meta({ examples: [example.activationId] }),
+    machineName: z
+      .string()
+      .nullable()
+      .meta({ examples: [example.machineName] }),
+    acquiredAt: Timestamp.meta({
+      description: "When the machine took the seat (its latest renewal kept it)",
+    }),
+    expiresAt: Timestamp,
+    borrowedUntil: Timestamp.nullable().meta({
+      description: "While the lease is borrowed for offline work: until when; null otherwise",
+    }),
+  })
+  .meta({ id: "LicenseLeaseResponse" });
+export type LicenseLeaseResponse = z.infer<typeof LicenseLeaseResponse>;
+
+export const LeaseParams = z.object({ leaseId: Uuid.meta({ examples: [example.leaseId] }) });
+
 /** Headers of a signed client request (spec §5 Client HMAC). */
 export const SIGNATURE_HEADERS = {
   timestamp: "x-service-timestamp",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Machine } from "./client.ts";
+import { LeaseHolder, Machine } from "./client.ts";
 import { Timestamp } from "./common.ts";
 
 export const errorKinds = [
@@ -12,6 +12,7 @@ export const errorKinds = [
   "HeaderTooLarge",
   "RequestTimeout",
   "TooManyRequests",
+  "Gone",
   "Failure",
   "Unavailable",
 ] as const;
@@ -102,6 +103,13 @@ export const errorCatalogue = {
   "activation.not_bound": "Conflict",
   "activation.seat_limit_reached": "Conflict",
   "activation.device_budget_exhausted": "TooManyRequests",
+  "activation.machine_limit_reached": "Conflict",
+  "lease.not_found": "NotFound",
+  "lease.not_floating": "Conflict",
+  "lease.seats_exhausted": "Conflict",
+  "lease.released": "Gone",
+  "lease.borrow_not_allowed": "Forbidden",
+  "lease.borrow_too_long": "Validation",
   "offline.request_invalid": "Validation",
   "offline.receipt_invalid": "Validation",
   "hmac.missing": "Unauthorized",
@@ -127,10 +135,14 @@ export type ErrorCode = keyof typeof errorCatalogue;
 export const ErrorDetailFields = {
   retryAt: Timestamp.meta({
     description:
-      "`activation.device_budget_exhausted`: when the oldest counted new device leaves the window and one may activate again",
+      "`activation.device_budget_exhausted`: when the oldest counted new device leaves the window and one may activate again; `lease.seats_exhausted`: when the first live lease expires unless renewed",
   }),
   machines: z.array(Machine).meta({
-    description: "`activation.seat_limit_reached`: the machines holding the seats, so one can be freed",
+    description:
+      "`activation.seat_limit_reached`, `activation.machine_limit_reached`: the machines holding the seats (or registered), so one can be freed",
+  }),
+  holders: z.array(LeaseHolder).meta({
+    description: "`lease.seats_exhausted`: the machines holding the leases, soonest to expire first",
   }),
   revocation: z.string().meta({
     description:
@@ -140,6 +152,8 @@ export const ErrorDetailFields = {
 export interface ErrorDetailsByCode {
   "activation.device_budget_exhausted": { retryAt: string };
   "activation.seat_limit_reached": { machines: Machine[] };
+  "activation.machine_limit_reached": { machines: Machine[] };
+  "lease.seats_exhausted": { holders: LeaseHolder[]; retryAt: string };
   "license.revoked": { revocation: string };
 }
 export type ErrorDetails<C extends ErrorCode> = C extends keyof ErrorDetailsByCode
@@ -157,6 +171,7 @@ export const ErrorResponse = z
     status: z.int().meta({ description: "The HTTP status again", examples: [404] }),
     retryAt: ErrorDetailFields.retryAt.optional(),
     machines: ErrorDetailFields.machines.optional(),
+    holders: ErrorDetailFields.holders.optional(),
     revocation: ErrorDetailFields.revocation.optional(),
   })
   .meta({ id: "ErrorResponse", description: "Every error of both contours has this body." });

@@ -58,6 +58,10 @@ export const LicenseActivationHealedData = z.strictObject({
   score: z.number().min(0).max(1),
 });
 export const LicenseDeviceBudgetExhaustedData = z.strictObject({ licenseId: Uuid, retryAt: Timestamp });
+export const LicenseSeatsExhaustedData = z.strictObject({
+  licenseId: Uuid,
+  maxSeats: z.number().int().positive(),
+});
 
 const event = <T extends string, D extends z.ZodType>(type: T, data: D) =>
   z.strictObject({ type: z.literal(type), data });
@@ -74,6 +78,7 @@ export const DomainEvent = z.discriminatedUnion("type", [
   event("license.rebound", LicenseReboundData),
   event("license.activation_healed", LicenseActivationHealedData),
   event("license.device_budget_exhausted", LicenseDeviceBudgetExhaustedData),
+  event("license.seats_exhausted", LicenseSeatsExhaustedData),
 ]);
 export type DomainEvent = z.infer<typeof DomainEvent>;
 

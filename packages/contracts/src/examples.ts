@@ -18,6 +18,10 @@ export const example = {
   /** The offline marker of vectors/marker.json. */
   marker:
     "eyJsaWQiOiIzZjFkMmM0Yi02YTdlLTRmODAtOWIxYy0yZDNlNGY1YTZiN2MiLCJhaWQiOiJiNWUwYzFkMi0zZTRmLTRhNWItOGM2ZC03ZThmOWEwYjFjMmQiLCJmcCI6IjlmMmPigKZtYWNoaW5lIiwiaWF0IjoxNzkwMDg2NDAwLCJleHAiOjE3OTA2OTEyMDB9.-99J_4qTVegiP4q7fWXe5_-aHMKXdNlNDL4Yc6Jn3DWSCoYyTN9TZ5IBCwDj6X3vEO4S7rQGNVXJGyQX99GKAQ",
+  /** The lease of vectors/lease-token.json, and its token. */
+  leaseId: "d4c3b2a1-9f8e-4d7c-8b6a-5f4e3d2c1b0a",
+  leaseToken:
+    "eyJ0eXAiOiJsZWFzZSIsImxzaWQiOiJkNGMzYjJhMS05ZjhlLTRkN2MtOGI2YS01ZjRlM2QyYzFiMGEiLCJsaWQiOiI2YTJmOWMxZS00YjdkLTRlM2EtOGY1Yy0wZDFlMmYzYTRiNWMiLCJhaWQiOiJlMWYyYTNiNC1jNWQ2LTRlN2YtOGE5Yi0wYzFkMmUzZjRhNWIiLCJmcCI6IjVlMWbigKZ3b3Jrc3RhdGlvbiIsImlhdCI6MTc5MDA4NjQwMCwiZXhwIjoxNzkwMDg3MzAwfQ.lt_hrMKzYfsQXDgVn--m7Y7uB8gZ6N_7MxpSzCI922NZHmhpqRAyZz_TJK3yxkJ5k3Qb2N6TqJM144DybQDwBQ",
   /** vectors/key-chain.json: the root's certificate of the template's third key. */
   certificate:
     "eyJhbGciOiJFZERTQSIsInR5cCI6InNpZ25pbmcta2V5LWNlcnRpZmljYXRlIiwia2lkIjoiN2QwZTZjM2ItMmY2MS00YTU1LTljMWUtMmI4ZjBlNmYzYTExIn0.eyJraWQiOiI5ZjJhOGU1ZC00YjgzLTRjNzctOWUzYS00ZGFiMmE4ZjVjMzMiLCJwdWIiOiJmYzUxY2Q4ZTYyMThhMWEzOGRhNDdlZDAwMjMwZjA1ODA4MTZlZDEzYmEzMzAzYWM1ZGViOTExNTQ4OTA4MDI1IiwiaWF0IjoxNzkxMDAwMDAwLCJuYmYiOjE3OTEwMDAwMDB9.MNUYIr31Df2APru35DPhv7X1AbYSFGRFGaWAMTozC2zA7BHkRfIe6-24L6kgpLu81bOOf388Hxmx8aHCE4KFDw",

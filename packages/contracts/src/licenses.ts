@@ -2,9 +2,12 @@ import { z } from "zod";
 import { estimableTotal, MAX_JSON_DEPTH, Timestamp, Uuid } from "./common.ts";
 import {
   FingerprintMatch,
+  LeaseSeconds,
   MAX_CONFIG_JSON_LENGTH,
+  MaxBorrowDays,
   MaxNewDevicesPerWindow,
   NewDeviceWindowDays,
+  SeatModel,
   RevocationMode,
 } from "./templates.ts";
 import { HwBinding } from "./license-token.ts";
@@ -55,13 +58,19 @@ const CompanyId = Uuid.meta({ examples: [example.companyId] });
 const TemplateId = Uuid.meta({ examples: [example.templateId] });
 const LicenseId = Uuid.meta({ examples: [example.licenseId] });
 
-/** The device terms a license may take over from its template at issue (decisions 0046, 0047). */
-const deviceTerms = {
+/**
+ * The device and seat terms a license takes from its template at issue unless the request overrides them
+ * (decisions 0046, 0047, 0048).
+ */
+const termOverrides = {
   fingerprintMatch: FingerprintMatch.nullish().meta({ description: "Absent: the template's" }),
   maxNewDevicesPerWindow: MaxNewDevicesPerWindow.optional().meta({
     description: "Absent: the template's; null: no limit",
   }),
   newDeviceWindowDays: NewDeviceWindowDays.nullish().meta({ description: "Absent: the template's" }),
+  seatModel: SeatModel.nullish().meta({ description: "Absent: the template's" }),
+  leaseSeconds: LeaseSeconds.nullish().meta({ description: "Absent: the template's" }),
+  maxBorrowDays: MaxBorrowDays.nullish().meta({ description: "Absent: the template's" }),
   revocation: RevocationMode.nullish().meta({ description: "Absent: the template's" }),
 };
 
@@ -83,7 +92,7 @@ export const IssueLicenseRequest = z
       examples: ["fixed"],
     }),
     hwFingerprint: Fingerprint.nullish(),
-    ...deviceTerms,
+    ...termOverrides,
   })
   .meta({ id: "IssueLicenseRequest" });
 export type IssueLicenseRequest = z.infer<typeof IssueLicenseRequest>;
@@ -133,7 +142,7 @@ export const BulkIssueRequest = z
     hwFingerprint: Fingerprint.nullish(),
     isTrial: z.boolean().default(false),
     hwBinding: HwBinding.nullish(),
-    ...deviceTerms,
+    ...termOverrides,
   })
   .meta({ id: "BulkIssueRequest" });
 export type BulkIssueRequest = z.infer<typeof BulkIssueRequest>;
@@ -223,6 +232,9 @@ export const LicenseResponse = z
     fingerprintMatch: FingerprintMatch,
     revocation: RevocationMode,
     deviceBudget: DeviceBudget,
+    seatModel: SeatModel,
+    leaseSeconds: LeaseSeconds,
+    maxBorrowDays: MaxBorrowDays,
   })
   .meta({ id: "LicenseResponse" });
 export type LicenseResponse = z.infer<typeof LicenseResponse>;

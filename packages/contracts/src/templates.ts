@@ -1,4 +1,4 @@
-import { FINGERPRINT_MATCH_MODES, REVOCATION_MODES } from "@licensing/protocol";
+import { FINGERPRINT_MATCH_MODES, REVOCATION_MODES, SEAT_MODELS } from "@licensing/protocol";
 import { z } from "zod";
 import { Timestamp, Uuid } from "./common.ts";
 import { example } from "./examples.ts";
@@ -75,6 +75,33 @@ export const NewDeviceWindowDays = z
   .max(NEW_DEVICE_WINDOW_DAYS.max)
   .meta({ description: "The device budget's window, 1..365 days", examples: [30] });
 
+/** The floating seat terms' bounds and defaults (decision 0048). */
+export const LEASE_SECONDS = { min: 60, max: 86_400, default: 900 } as const;
+export const MAX_BORROW_DAYS = { min: 0, max: 30, default: 0 } as const;
+export const SeatModel = z.enum(SEAT_MODELS).meta({
+  description:
+    "nodeLocked: each activated machine holds a seat (limits.maxSeats caps activations). floating: limits.maxSeats caps the leases live at once; activations register machines without taking a seat (limits.maxMachines may cap them)",
+  examples: ["floating"],
+});
+export type SeatModel = z.infer<typeof SeatModel>;
+export const DEFAULT_SEAT_MODEL: SeatModel = "nodeLocked";
+export const LeaseSeconds = z
+  .int()
+  .min(LEASE_SECONDS.min)
+  .max(LEASE_SECONDS.max)
+  .meta({
+    description: "How long a floating license's lease lasts unless renewed, 60..86400 seconds",
+    examples: [900],
+  });
+export const MaxBorrowDays = z
+  .int()
+  .min(MAX_BORROW_DAYS.min)
+  .max(MAX_BORROW_DAYS.max)
+  .meta({
+    description: "How many days ahead a lease may be borrowed for offline work, 0..30; 0: no borrowing",
+    examples: [7],
+  });
+
 export const CreateTemplateRequest = z
   .object({
     name: TemplateName,
@@ -85,6 +112,9 @@ export const CreateTemplateRequest = z
     fingerprintMatch: FingerprintMatch.default(DEFAULT_FINGERPRINT_MATCH),
     maxNewDevicesPerWindow: MaxNewDevicesPerWindow.default(null),
     newDeviceWindowDays: NewDeviceWindowDays.default(NEW_DEVICE_WINDOW_DAYS.default),
+    seatModel: SeatModel.default(DEFAULT_SEAT_MODEL),
+    leaseSeconds: LeaseSeconds.default(LEASE_SECONDS.default),
+    maxBorrowDays: MaxBorrowDays.default(MAX_BORROW_DAYS.default),
     revocation: RevocationMode.default(DEFAULT_REVOCATION),
   })
   .meta({ id: "CreateTemplateRequest" });
@@ -100,6 +130,9 @@ export const UpdateTemplateRequest = z
     fingerprintMatch: FingerprintMatch.optional(),
     maxNewDevicesPerWindow: MaxNewDevicesPerWindow.optional(),
     newDeviceWindowDays: NewDeviceWindowDays.optional(),
+    seatModel: SeatModel.optional(),
+    leaseSeconds: LeaseSeconds.optional(),
+    maxBorrowDays: MaxBorrowDays.optional(),
     revocation: RevocationMode.optional().meta({ description: "Licenses already issued keep theirs" }),
   })
   .meta({ id: "UpdateTemplateRequest" });
@@ -121,6 +154,9 @@ export const LicenseTemplateResponse = z
     fingerprintMatch: FingerprintMatch,
     maxNewDevicesPerWindow: MaxNewDevicesPerWindow,
     newDeviceWindowDays: NewDeviceWindowDays,
+    seatModel: SeatModel,
+    leaseSeconds: LeaseSeconds,
+    maxBorrowDays: MaxBorrowDays,
     revocation: RevocationMode,
     status: TemplateStatus,
     currentVersionId: Uuid.nullable(),

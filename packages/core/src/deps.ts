@@ -2,6 +2,7 @@ import { lookup } from "node:dns/promises";
 import type { Db } from "@licensing/db";
 import type { Logger } from "pino";
 import { createActivationState, type ActivationState } from "./activations/state.ts";
+import { createLeaseState, type LeaseState } from "./leases/state.ts";
 import type { Clock } from "./clock.ts";
 import { createSigningKeyCache, type SigningKeyCache } from "./crypto/ed25519.ts";
 import type { SignatureVersion } from "./crypto/request-signature.ts";
@@ -89,6 +90,8 @@ export interface Deps {
   configValidators: ConfigValidators;
   /** The client API's prepared statements, heartbeat writer and latency figures. */
   activations: ActivationState;
+  /** The lease endpoints' renewal batcher and latency figures (decision 0048). */
+  leases: LeaseState;
   /** CLIENT_SIGNATURE_MIN_VERSION and the per-license throttle of the "still v1 only" log line. */
   clientSignatures: ClientSignatures;
 }
@@ -146,6 +149,7 @@ export function createDeps(options: DepsOptions): Deps {
     signingKeys: createSigningKeyCache(secrets),
     configValidators: createConfigValidators(),
     activations: createActivationState({ db, telemetryDb, clock }),
+    leases: createLeaseState({ db, clock }),
     clientSignatures: createClientSignatures(clock, options.clientSignatureMinVersion),
     mailer: createMailer({
       db,

@@ -57,6 +57,7 @@ export {
   type TokenVerification,
 } from "./crypto/license-token.ts";
 export { signMarker, verifyMarker, type MarkerVerification } from "./crypto/marker.ts";
+export { signLeaseToken, verifyLeaseToken, type LeaseTokenVerification } from "./crypto/lease-token.ts";
 export {
   signCertificate,
   signRevocation,
@@ -89,6 +90,7 @@ export * as policy from "./policy/index.ts";
 export * as templates from "./templates/index.ts";
 export * as licenses from "./licenses/index.ts";
 export * as activations from "./activations/index.ts";
+export * as leases from "./leases/index.ts";
 export * as sweepers from "./sweepers/index.ts";
 export * as webhooks from "./webhooks/index.ts";
 export * as analytics from "./analytics/index.ts";

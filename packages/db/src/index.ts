@@ -13,6 +13,7 @@ export type {
   ApiTokenRow,
   AuditLogRow,
   CompanyRow,
+  LeaseRow,
   LicenseRow,
   OneTimeTokenRow,
   SigningKeyRow,

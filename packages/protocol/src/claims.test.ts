@@ -1,6 +1,7 @@
 import { describe, expectTypeOf, it } from "vitest";
 import type * as z from "zod/mini";
-import type { MarkerPayload, TokenClaims, TokenConfig, TokenHeader } from "./claims.ts";
+import type { LeaseTokenPayload, MarkerPayload, TokenClaims, TokenConfig, TokenHeader } from "./claims.ts";
+import type { LeaseTokenPayloadSchema } from "./lease-token.ts";
 import type { MarkerPayloadSchema } from "./marker.ts";
 import type { TokenClaimsSchema, TokenConfigSchema, TokenHeaderSchema } from "./token.ts";
 
@@ -10,5 +11,6 @@ describe("the claim types", () => {
     expectTypeOf<z.infer<typeof TokenConfigSchema>>().toEqualTypeOf<TokenConfig>();
     expectTypeOf<z.infer<typeof TokenHeaderSchema>>().toEqualTypeOf<TokenHeader>();
     expectTypeOf<z.infer<typeof MarkerPayloadSchema>>().toEqualTypeOf<MarkerPayload>();
+    expectTypeOf<z.infer<typeof LeaseTokenPayloadSchema>>().toEqualTypeOf<LeaseTokenPayload>();
   });
 });

@@ -17,6 +17,12 @@ export type HwBindingMode = (typeof HW_BINDING_MODES)[number];
 export const FINGERPRINT_MATCH_MODES = ["exact", "strict", "fuzzy", "loose"] as const;
 export type FingerprintMatchMode = (typeof FINGERPRINT_MATCH_MODES)[number];
 
+/**
+ * How a license's seats are counted (decision 0048): `nodeLocked`, a seat per activated machine; `floating`,
+ * a seat per live lease, activations registering machines without taking one.
+ */
+export const SEAT_MODELS = ["nodeLocked", "floating"] as const;
+export type SeatModel = (typeof SEAT_MODELS)[number];
 /** The least share of a stored machine's components that still recognises it; `exact` never compares them. */
 export const MATCH_THRESHOLDS: Record<Exclude<FingerprintMatchMode, "exact">, number> = {
   strict: 0.8,
@@ -71,6 +77,12 @@ export interface TokenClaims {
   fm?: FingerprintMatchMode;
   /** The license's revocation mode; absent in tokens signed before it existed (read as `graceful`). */
   rv?: RevocationMode;
+  /** The seat model; absent in tokens signed before it existed (read as `nodeLocked`). */
+  sm?: SeatModel;
+  /** Lease length in seconds (a floating license's leases). */
+  ls?: number;
+  /** How many days ahead a lease may be borrowed; 0: no borrowing. */
+  mb?: number;
   cfg: TokenConfig;
 }
 
@@ -89,4 +101,22 @@ export interface MarkerPayload {
    * certificate comes with the marker (decision 0049).
    */
   kid?: string;
+}
+
+/**
+ * The lease token's payload (decision 0048); times are unix seconds. `typ` tells it from an offline
+ * marker, which it otherwise resembles: the marker parsers refuse a payload carrying `typ`.
+ */
+export interface LeaseTokenPayload {
+  [key: string]: unknown;
+  typ: "lease";
+  /** Lease id. */
+  lsid: string;
+  lid: string;
+  /** Activation id. */
+  aid: string;
+  fp: string | null;
+  iat: number;
+  /** The lease's expiresAt. */
+  exp: number;
 }

@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
+import floatingTokenVector from "../vectors/floating-token.json" with { type: "json" };
+import leaseTokenVector from "../vectors/lease-token.json" with { type: "json" };
 import markerVector from "../vectors/marker.json" with { type: "json" };
 import tokenVector from "../vectors/token.json" with { type: "json" };
 import { encodeBase64url } from "./base64url.ts";
-import { decodeMarker, decodeToken } from "./decode.ts";
+import { decodeLeaseToken, decodeMarker, decodeToken } from "./decode.ts";
+import { parseLeaseToken } from "./lease-token.ts";
 import { parseMarker } from "./marker.ts";
 import { parseToken } from "./token.ts";
 
@@ -22,16 +25,28 @@ function* mutations(base: Record<string, unknown>, path: string[] = []): Generat
   }
 }
 
-describe("decodeToken and decodeMarker agree with the zod schemas", () => {
+describe("decodeToken, decodeMarker and decodeLeaseToken agree with the zod schemas", () => {
   it("on the golden vectors", () => {
     expect(decodeToken(tokenVector.token)).toEqual(parseToken(tokenVector.token));
+    expect(decodeToken(floatingTokenVector.token)).toEqual(parseToken(floatingTokenVector.token));
     expect(decodeMarker(markerVector.marker)).toEqual(parseMarker(markerVector.marker));
+    expect(decodeLeaseToken(leaseTokenVector.leaseToken)).toEqual(
+      parseLeaseToken(leaseTokenVector.leaseToken),
+    );
   });
 
   it("on every claim, header member and marker member replaced by odd values", () => {
     const cases: string[] = [];
     for (const claims of mutations(tokenVector.claims))
       cases.push(`${header}.${segment(claims)}.${signature}`);
+    for (const claims of mutations(floatingTokenVector.claims))
+      cases.push(`${header}.${segment(claims)}.${signature}`);
+    for (const [fm, sm] of [
+      ["other", "floating"],
+      ["fuzzy", "other"],
+      ["strict", "nodeLocked"],
+    ])
+      cases.push(`${header}.${segment({ ...floatingTokenVector.claims, fm, sm })}.${signature}`);
     // The optional members, valid and not.
     for (const [key, values] of Object.entries({
       fm: ["exact", "strict", "fuzzy", "loose", "other", null, 1],
@@ -57,8 +72,15 @@ describe("decodeToken and decodeMarker agree with the zod schemas", () => {
 
     const markers = [...mutations(markerVector.payload)].map((p) => `${segment(p)}.${markerSignature}`);
     markers.push(`${segment(markerVector.payload)}`, `${segment("text")}.${markerSignature}`);
+    // A marker payload with typ is a lease token's; a lease token without typ "lease" is none.
+    markers.push(`${segment({ ...markerVector.payload, typ: "lease" })}.${markerSignature}`);
+    markers.push(leaseTokenVector.leaseToken);
     for (const kid of [tokenVector.keyId, "not-a-uuid", null, 7])
       markers.push(`${segment({ ...markerVector.payload, kid })}.${markerSignature}`);
     for (const marker of markers) expect(decodeMarker(marker), marker).toEqual(parseMarker(marker));
+
+    const leases = [...mutations(leaseTokenVector.payload)].map((p) => `${segment(p)}.${markerSignature}`);
+    leases.push(markerVector.marker, `${segment(leaseTokenVector.payload)}`);
+    for (const lease of leases) expect(decodeLeaseToken(lease), lease).toEqual(parseLeaseToken(lease));
   });
 });

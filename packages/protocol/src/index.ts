@@ -19,11 +19,14 @@ export {
   FINGERPRINT_MATCH_MODES,
   MATCH_THRESHOLDS,
   HW_BINDING_MODES,
+  SEAT_MODELS,
   REVOCATION_MODES,
   type FingerprintMatchMode,
   type RevocationMode,
   type HwBindingMode,
+  type LeaseTokenPayload,
   type MarkerPayload,
+  type SeatModel,
   type TokenClaims,
   type TokenConfig,
   type TokenHeader,
@@ -44,7 +47,13 @@ export {
   type MarkerParseFailure,
   type ParsedMarker,
 } from "./marker.ts";
-export { decodeMarker, decodeToken } from "./decode.ts";
+export {
+  LeaseTokenPayloadSchema,
+  encodeLeaseTokenBody,
+  parseLeaseToken,
+  type ParsedLeaseToken,
+} from "./lease-token.ts";
+export { decodeLeaseToken, decodeMarker, decodeToken } from "./decode.ts";
 export {
   SIGNATURE_HEADERS,
   SIGNATURE_WINDOW_SECONDS,

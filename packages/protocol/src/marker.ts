@@ -10,14 +10,17 @@ import { decodeMarkerSegments } from "./segments.ts";
  * template's Active key once that one is retired); `kid` names the key when it is not the template's root.
  * A JWS signing input always holds a `.` and a marker's never does, so neither passes as the other.
  */
-export const MarkerPayloadSchema = z.looseObject({
-  lid: z.uuid(),
-  aid: described(z.uuid(), "Activation id"),
-  fp: z.nullable(z.string()),
-  iat: z.int().check(z.minimum(0)),
-  exp: described(z.int().check(z.minimum(0)), "Issue time plus the license's offline days"),
-  kid: z.optional(described(z.uuid(), "The signing key, when it is not the template's root key")),
-});
+export const MarkerPayloadSchema = z
+  .looseObject({
+    lid: z.uuid(),
+    aid: described(z.uuid(), "Activation id"),
+    fp: z.nullable(z.string()),
+    iat: z.int().check(z.minimum(0)),
+    exp: described(z.int().check(z.minimum(0)), "Issue time plus the license's offline days"),
+    kid: z.optional(described(z.uuid(), "The signing key, when it is not the template's root key")),
+  })
+  // A payload with `typ` is another format signed the same way (a lease token), never a marker.
+  .check(z.refine((payload) => !("typ" in payload), { message: "a marker carries no typ" }));
 
 /** The marker's first segment, members in a fixed order: what is signed. */
 export const encodeMarkerBody = (payload: MarkerPayload): string =>

@@ -43,3 +43,20 @@ describe("the fm claim", () => {
     });
   });
 });
+
+// The floating seat claims (decision 0048): sm, ls and mb after fm, each optional.
+describe("the sm, ls and mb claims", () => {
+  it.each([
+    [{ sm: "floating", ls: 900, mb: 0 }, true],
+    [{ sm: "nodeLocked" }, true],
+    [{ sm: "concurrent" }, false],
+    [{ ls: 0 }, false],
+    [{ ls: 1.5 }, false],
+    [{ mb: -1 }, false],
+    [{ mb: "7" }, false],
+  ])("%j parses: %s", (extra, ok) => {
+    const parsed = parseToken(tokenWith({ ...claims, ...extra }));
+    expect(parsed.ok).toBe(ok);
+    if (parsed.ok) expect(parsed.token.claims).toMatchObject(extra);
+  });
+});

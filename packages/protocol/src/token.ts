@@ -3,6 +3,7 @@ import { encodeBase64url } from "./base64url.ts";
 import {
   FINGERPRINT_MATCH_MODES,
   HW_BINDING_MODES,
+  SEAT_MODELS,
   REVOCATION_MODES,
   type TokenClaims,
   type TokenHeader,
@@ -38,6 +39,9 @@ export const TokenClaimsSchema = z.looseObject({
   hw: z.object({ mode: z.enum(HW_BINDING_MODES), fp: z.nullable(z.string()) }),
   fm: z.optional(described(z.enum(FINGERPRINT_MATCH_MODES), "Fingerprint matching of the license")),
   rv: z.optional(described(z.enum(REVOCATION_MODES), "Revocation mode of the license")),
+  sm: z.optional(described(z.enum(SEAT_MODELS), "Seat model of the license")),
+  ls: z.optional(described(z.int().check(z.minimum(1)), "Lease length in seconds")),
+  mb: z.optional(described(z.int().check(z.minimum(0)), "How many days ahead a lease may be borrowed")),
   cfg: TokenConfigSchema,
 });
 
@@ -60,6 +64,9 @@ export function encodeTokenSigningInput(keyId: string, claims: TokenClaims): str
     hw: { mode: claims.hw.mode, fp: claims.hw.fp },
     ...(claims.fm === undefined ? {} : { fm: claims.fm }),
     ...(claims.rv === undefined ? {} : { rv: claims.rv }),
+    ...(claims.sm === undefined ? {} : { sm: claims.sm }),
+    ...(claims.ls === undefined ? {} : { ls: claims.ls }),
+    ...(claims.mb === undefined ? {} : { mb: claims.mb }),
     cfg: claims.cfg,
   };
   return `${encodeBase64url(JSON.stringify(header))}.${encodeBase64url(JSON.stringify(payload))}`;

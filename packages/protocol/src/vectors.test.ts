@@ -1,6 +1,8 @@
 import * as ed from "@noble/ed25519";
 import { describe, expect, it } from "vitest";
 import componentVectors from "../vectors/components.json" with { type: "json" };
+import floatingTokenVector from "../vectors/floating-token.json" with { type: "json" };
+import leaseTokenVector from "../vectors/lease-token.json" with { type: "json" };
 import keyVectors from "../vectors/license-keys.json" with { type: "json" };
 import markerVector from "../vectors/marker.json" with { type: "json" };
 import signatureVectors from "../vectors/signatures.json" with { type: "json" };
@@ -11,12 +13,14 @@ import {
   componentHashInput,
   decodeBase64urlStrict,
   encodeBase64url,
+  encodeLeaseTokenBody,
   encodeMarkerBody,
   encodeTokenSigningInput,
   formatLicenseKey,
   formatSignatureHeader,
   fromHex,
   normalizeLicenseKey,
+  parseLeaseToken,
   parseMarker,
   parseSignatureHeader,
   parseToken,
@@ -24,6 +28,7 @@ import {
   signingStringV2,
   toHex,
   utf8,
+  type LeaseTokenPayload,
   type TokenClaims,
 } from "./index.ts";
 
@@ -47,6 +52,33 @@ describe("golden vectors", () => {
     expect(parsed.token.header).toEqual(tokenVector.header);
     expect(parsed.token.claims).toEqual(tokenVector.claims);
     expect(await ed.verifyAsync(parsed.token.signature, utf8(parsed.token.signingInput), publicKey)).toBe(
+      true,
+    );
+  });
+
+  it("floating token: fm, sm, ls and mb encoded after hw, parsed back, and verified", async () => {
+    const claims = floatingTokenVector.claims as TokenClaims;
+    const signingInput = encodeTokenSigningInput(floatingTokenVector.keyId, claims);
+    expect(floatingTokenVector.token.startsWith(`${signingInput}.`)).toBe(true);
+    const parsed = parseToken(floatingTokenVector.token);
+    if (!parsed.ok) throw new Error(parsed.reason);
+    expect(parsed.token.claims).toEqual(claims);
+    expect(Object.keys(JSON.parse(atob(signingInput.split(".")[1]!)) as object)).toEqual([
+      ...["iss", "sub", "lid", "lk", "tpl", "ver", "iat", "exp", "trial", "hw"],
+      ...["fm", "sm", "ls", "mb", "cfg"],
+    ]);
+    expect(await ed.verifyAsync(parsed.token.signature, utf8(parsed.token.signingInput), publicKey)).toBe(
+      true,
+    );
+  });
+
+  it("lease token: encodes the payload to the vector's body, parses it back, and verifies", async () => {
+    const payload = leaseTokenVector.payload as LeaseTokenPayload;
+    expect(leaseTokenVector.leaseToken.startsWith(`${encodeLeaseTokenBody(payload)}.`)).toBe(true);
+    const parsed = parseLeaseToken(leaseTokenVector.leaseToken);
+    if (!parsed.ok) throw new Error(parsed.reason);
+    expect(parsed.lease.payload).toEqual(payload);
+    expect(await ed.verifyAsync(parsed.lease.signature, utf8(parsed.lease.signingInput), publicKey)).toBe(
       true,
     );
   });
@@ -124,6 +156,12 @@ describe("parse failures", () => {
     expect(parseToken(`${h}.${noCfg}.${s}`)).toEqual({ ok: false, reason: "invalid_claims" });
     expect(parseMarker(tokenVector.token)).toEqual({ ok: false, reason: "malformed" });
     expect(parseMarker(`${encodeBase64url("{}")}.${s}`)).toEqual({ ok: false, reason: "invalid_payload" });
+  });
+
+  it("keeps lease tokens and markers apart: neither parses as the other", () => {
+    expect(parseMarker(leaseTokenVector.leaseToken)).toEqual({ ok: false, reason: "invalid_payload" });
+    expect(parseLeaseToken(markerVector.marker)).toEqual({ ok: false, reason: "invalid_payload" });
+    expect(parseLeaseToken(tokenVector.token)).toEqual({ ok: false, reason: "malformed" });
   });
 
   it("refuses a signature header without a known version", () => {

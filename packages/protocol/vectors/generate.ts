@@ -9,6 +9,7 @@ import * as ed from "@noble/ed25519";
 import {
   componentHashInput,
   encodeBase64url,
+  encodeLeaseTokenBody,
   encodeOfflineReceiptBody,
   encodeOfflineRequestBody,
   encodeOfflineResponseSigningInput,
@@ -30,6 +31,7 @@ import {
   signingStringV2,
   toHex,
   utf8,
+  type LeaseTokenPayload,
   type CertificatePayload,
   type MarkerPayload,
   type TokenClaims,
@@ -75,6 +77,36 @@ out("token.json", {
   token: `${tokenSigningInput}.${encodeBase64url(tokenSignature)}`,
 });
 
+// A floating license (decision 0048): the seat model, lease length and borrowing days, with the
+// fingerprint matching claim, in the order the server writes them.
+const floatingClaims: TokenClaims = {
+  iss: claims.iss,
+  sub: claims.sub,
+  lid: "6a2f9c1e-4b7d-4e3a-8f5c-0d1e2f3a4b5c",
+  lk: formatLicenseKey(Uint8Array.from(Buffer.from("5c1e2d3f4a5b6c7d8e9fa0b1c2d3e4f5", "hex"))),
+  tpl: claims.tpl,
+  ver: 1,
+  iat: claims.iat,
+  exp: claims.exp,
+  trial: false,
+  hw: { mode: "none", fp: null },
+  fm: "fuzzy",
+  sm: "floating",
+  ls: 900,
+  mb: 7,
+  cfg: { features: ["export"], limits: { maxSeats: 10, maxMachines: 200 } },
+};
+const floatingSigningInput = encodeTokenSigningInput(keyId, floatingClaims);
+out("floating-token.json", {
+  description:
+    "The token of a floating license: `fm`, `sm`, `ls` and `mb` after `hw`. Same key as token.json; signing `claims` with `keyId` and the seed must give `token` byte for byte.",
+  publicKeyHex,
+  keyId,
+  header: { alg: "EdDSA", typ: "JWT", kid: keyId },
+  claims: floatingClaims,
+  token: `${floatingSigningInput}.${encodeBase64url(await ed.signAsync(utf8(floatingSigningInput), seed))}`,
+});
+
 const payload: MarkerPayload = {
   lid: claims.lid,
   aid: "b5e0c1d2-3e4f-4a5b-8c6d-7e8f9a0b1c2d",
@@ -91,6 +123,24 @@ out("marker.json", {
   marker: `${markerBody}.${encodeBase64url(await ed.signAsync(utf8(markerBody), seed))}`,
 });
 
+const lease: LeaseTokenPayload = {
+  typ: "lease",
+  lsid: "d4c3b2a1-9f8e-4d7c-8b6a-5f4e3d2c1b0a",
+  lid: floatingClaims.lid,
+  aid: "e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b",
+  fp: "5e1f…workstation",
+  iat: 1_790_086_400,
+  exp: 1_790_087_300,
+};
+const leaseBody = encodeLeaseTokenBody(lease);
+out("lease-token.json", {
+  description:
+    "A lease token (leaseToken): signed like the offline marker, base64url(payload).base64url(Ed25519 signature over the ASCII of the first segment), by the license's key; `typ` is \"lease\", `exp` the lease's expiresAt.",
+  publicKeyHex,
+  payload: lease,
+  leaseToken: `${leaseBody}.${encodeBase64url(await ed.signAsync(utf8(leaseBody), seed))}`,
+});
+
 const hmac = (key: string, message: string) => createHmac("sha256", key).update(message).digest("hex");
 const requests = [
   {
@@ -104,6 +154,11 @@ const requests = [
     body: `{"licenseKey":"${claims.lk}","activationId":"${payload.aid}"}`,
   },
   { method: "POST", path: "/api/v1/client/heartbeat", body: "" },
+  {
+    method: "POST",
+    path: "/api/v1/client/leases/renew",
+    body: `{"licenseKey":"${claims.lk}","leaseId":"${lease.lsid}"}`,
+  },
 ];
 const timestamp = "1790086400";
 out("signatures.json", {

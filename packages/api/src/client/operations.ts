@@ -1,16 +1,20 @@
 import {
+  AcquireLeaseRequest,
   ActivateRequest,
   ActivateResponse,
   ActivationRequest,
+  BorrowLeaseRequest,
   ClientPublicKeyResponse,
   HeartbeatResponse,
+  LeaseRequest,
+  LeaseResponse,
   LicenseKeyParams,
   MachinesRequest,
   MachinesResponse,
   RevocationListResponse,
   RevocationsQuery,
 } from "@licensing/contracts";
-import { activations, revocations } from "@licensing/core";
+import { activations, leases, revocations } from "@licensing/core";
 import { operation } from "../operation/operation.ts";
 import { assertSignedBy } from "./signature.ts";
 
@@ -24,6 +28,14 @@ const hmacErrors = [
   "hmac.v2_required",
 ] as const;
 
+/** The refusals every lease endpoint shares: the license, in the order they are checked. */
+const leaseLicenseErrors = [
+  "license.not_found",
+  "license.not_active",
+  "license.revoked",
+  "lease.not_floating",
+] as const;
+
 /** What installed programs call: public, the license key in the body, mutations after activate signed. */
 export const clientOperations = {
   activate: operation({
@@ -31,7 +43,7 @@ export const clientOperations = {
     path: "/client/activate",
     summary: "Activate a machine; returns the first offline marker",
     description:
-      "Takes a seat of the license for this machine and returns the activation's id, a signed offline marker (`heartbeatToken`), the heartbeat interval and how many days the program may run without a heartbeat. The license must be Active and unexpired; its binding decides whether `hwFingerprint` is needed and which machine may activate (a `firstActivation` license pins the first machine that activates). A machine with a live activation gets that one back and takes no second seat. A machine whose `hwFingerprint` changed but whose `components` match exactly one live activation at the license's `fingerprintMatch` threshold heals it: the same `activationId` with `healed: true`, the new fingerprint stored, no seat taken (a binding follows). A device new to the license (not live on it in the last 90 days) counts against the license's device budget; over it the answer is 429 `activation.device_budget_exhausted` with `retryAt` and `Retry-After`. With every seat in use the 409 lists the `machines` that hold them. A revoked license whose revocation is `immediate` is refused with 403 `license.revoked`, whose `revocation` is signed by the template's key (any other license that is not live: `license.not_active`). When the marker's key is not the template's root, the marker names it (`kid`) and `certificate` carries its certificate. Called by the installed program (the SDK) with the license key in the body; records the activation (or the heal) and an audit entry.",
+      "Takes a seat of the license for this machine and returns the activation's id, a signed offline marker (`heartbeatToken`), the heartbeat interval and how many days the program may run without a heartbeat. The license must be Active and unexpired; its binding decides whether `hwFingerprint` is needed and which machine may activate (a `firstActivation` license pins the first machine that activates). A machine with a live activation gets that one back and takes no second seat. A machine whose `hwFingerprint` changed but whose `components` match exactly one live activation at the license's `fingerprintMatch` threshold heals it: the same `activationId` with `healed: true`, the new fingerprint stored, no seat taken (a binding follows). A device new to the license (not live on it in the last 90 days) counts against the license's device budget; over it the answer is 429 `activation.device_budget_exhausted` with `retryAt` and `Retry-After`. With every seat in use the 409 lists the `machines` that hold them. On a floating license an activation registers the machine and takes no seat (the seats are leases, `POST /client/leases`); its optional `limits.maxMachines` caps the registered machines (409 `activation.machine_limit_reached`, with the `machines`). A revoked license whose revocation is `immediate` is refused with 403 `license.revoked`, whose `revocation` is signed by the template's key (any other license that is not live: `license.not_active`). When the marker's key is not the template's root, the marker names it (`kid`) and `certificate` carries its certificate. Called by the installed program (the SDK) with the license key in the body; records the activation (or the heal) and an audit entry.",
     events: ["license.activated", "license.activation_healed", "license.device_budget_exhausted"],
     tags,
     auth: "public",
@@ -47,6 +59,7 @@ export const clientOperations = {
       "activation.not_bound",
       "activation.device_budget_exhausted",
       "activation.seat_limit_reached",
+      "activation.machine_limit_reached",
     ],
     handler: ({ deps, input, request }) => activations.activate(deps, input, request.info),
   }),
@@ -108,6 +121,97 @@ export const clientOperations = {
     handler({ deps, input, request }) {
       assertSignedBy(deps, request, input.licenseKey, null);
       return activations.listMachines(deps, input);
+    },
+  }),
+  acquireLease: operation({
+    method: "post",
+    path: "/client/leases",
+    summary: "Take a seat of a floating license: acquire a lease",
+    description:
+      "Takes one of a floating license's seats for the activation: 201 with the lease's id, when it expires unless renewed (`expiresAt`: `leaseSeconds` ahead, never past the license's expiry), when to renew (`renewAfterSeconds`, a third of the time it has left) and a signed `leaseToken` (like the offline marker, with the lease id and `exp = expiresAt`). If the activation already holds a live lease, 200 with that lease. With every seat (`limits.maxSeats`) leased, 409 `lease.seats_exhausted` lists the `holders` (machine name, acquired, expires) with `retryAt`, the earliest expiry, and `Retry-After`; the first such refusal in an hour publishes `license.seats_exhausted`. A license that is not live answers `license.not_active`, a node-locked one `lease.not_floating`. Called by the installed program, signed with the license key like a heartbeat.",
+    signed: true,
+    events: ["license.seats_exhausted"],
+    tags,
+    auth: "public",
+    body: AcquireLeaseRequest,
+    response: LeaseResponse,
+    status: 201,
+    restOnly,
+    errors: [...hmacErrors, ...leaseLicenseErrors, "activation.not_found", "lease.seats_exhausted"],
+    async handler({ deps, input, request }) {
+      assertSignedBy(deps, request, input.licenseKey, input.activationId);
+      const { lease, created } = await leases.acquireLease(deps, input);
+      if (!created) request.setStatus(200);
+      return lease;
+    },
+  }),
+  renewLease: operation({
+    method: "post",
+    path: "/client/leases/renew",
+    summary: "Renew a lease",
+    description:
+      "Keeps a live lease another `leaseSeconds` (never shortening a borrowed one) and answers as an acquire does, with a new `expiresAt`, `renewAfterSeconds` and `leaseToken`. An expired lease (the machine slept or lost the network) is brought back if a seat is free, else 409 `lease.seats_exhausted` as for an acquire; a lease released by its holder, force-released from the panel, or ended with its activation or its license's suspension or revocation answers 410 `lease.released`: acquire a new one. Called by the installed program, signed with the license key like a heartbeat.",
+    signed: true,
+    events: ["license.seats_exhausted"],
+    tags,
+    auth: "public",
+    body: LeaseRequest,
+    response: LeaseResponse,
+    restOnly,
+    errors: [
+      ...hmacErrors,
+      ...leaseLicenseErrors,
+      "lease.not_found",
+      "lease.released",
+      "lease.seats_exhausted",
+    ],
+    handler({ deps, input, request }) {
+      assertSignedBy(deps, request, input.licenseKey, null);
+      return leases.renewLease(deps, input);
+    },
+  }),
+  releaseLease: operation({
+    method: "post",
+    path: "/client/leases/release",
+    summary: "Release a lease",
+    description:
+      "Ends the lease now and frees its seat for another machine, whatever the license's status (a borrowed lease returned early frees its seat at once). Releasing a lease released already succeeds again, so a retry is safe. Called by the installed program, signed with the license key like a heartbeat.",
+    signed: true,
+    tags,
+    auth: "public",
+    body: LeaseRequest,
+    restOnly,
+    errors: [...hmacErrors, "license.not_found", "lease.not_floating", "lease.not_found"],
+    handler({ deps, input, request }) {
+      assertSignedBy(deps, request, input.licenseKey, null);
+      return leases.releaseLease(deps, input);
+    },
+  }),
+  borrowLease: operation({
+    method: "post",
+    path: "/client/leases/borrow",
+    summary: "Borrow a lease for offline work",
+    description:
+      "Keeps the lease until `until` (`expiresAt = until`), so the program may work offline without renewing; `until` must lie ahead, at most the license's `maxBorrowDays` from now (400 `lease.borrow_too_long`, also past the license's own expiry), and a license with `maxBorrowDays` 0 refuses with 403 `lease.borrow_not_allowed`. The borrowed lease holds its seat until `until` or its release (an early return frees the seat). An expired lease is brought back first if a seat is free, as a renew would. Called by the installed program, signed with the license key like a heartbeat.",
+    signed: true,
+    events: ["license.seats_exhausted"],
+    tags,
+    auth: "public",
+    body: BorrowLeaseRequest,
+    response: LeaseResponse,
+    restOnly,
+    errors: [
+      ...hmacErrors,
+      ...leaseLicenseErrors,
+      "lease.borrow_not_allowed",
+      "lease.not_found",
+      "lease.released",
+      "lease.borrow_too_long",
+      "lease.seats_exhausted",
+    ],
+    handler({ deps, input, request }) {
+      assertSignedBy(deps, request, input.licenseKey, null);
+      return leases.borrowLease(deps, input);
     },
   }),
   revocations: operation({

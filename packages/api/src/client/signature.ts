@@ -3,7 +3,8 @@ import { verifyRequestSignature, type Deps } from "@licensing/core";
 import type { CallRequest } from "../operation/call-request.ts";
 
 /**
- * Checks the HMAC headers of a heartbeat, deactivate or machines request against the license key in its body. A request
+ * Checks the HMAC headers of a signed client request (heartbeat, deactivate, machines, the lease endpoints)
+ * against the license key in its body. A request
  * vouched for by v1 alone is logged (once a minute per license), so an operator can tell when
  * CLIENT_SIGNATURE_MIN_VERSION=v2 would refuse nobody. The line names the activation, never the key.
  */

@@ -68,6 +68,18 @@ describe("outbox events", () => {
     expect((await machine("fp-7", 1, 2, 3, 4, 9)).body.healed).toBe(true);
     expect((await machine("fp-8", 6, 7, 8, 9, 10)).status).toBe(429);
 
+    // seats_exhausted: a floating license's second machine finds its one seat leased
+    const pool = await suite.issue({
+      seatModel: "floating",
+      config: JSON.stringify({ features: [], limits: { maxSeats: 1 } }),
+    });
+    const lease = async (hwFingerprint: string) => {
+      const activationId = await activate(pool.licenseKey, hwFingerprint);
+      return suite.signed(client, "acquireLease", { licenseKey: pool.licenseKey, activationId });
+    };
+    expect((await lease("fp-9")).status).toBe(201);
+    expect((await lease("fp-10")).status).toBe(409);
+
     // heartbeat_missed (raw SQL sweeper), then expired (sweeper)
     const silent = await suite.issue({
       expiresAt: new Date(app.clock.now().getTime() + 2 * DAY).toISOString(),

@@ -69,6 +69,9 @@ describe("POST /panel/licenses", () => {
       trial: false,
       hw: { mode: "none", fp: null },
       fm: "fuzzy",
+      sm: "nodeLocked",
+      ls: 900,
+      mb: 0,
       rv: "graceful",
       cfg: { features: ["export"], limits: { maxSeats: 2 }, edition: "pro" },
     });
@@ -98,6 +101,9 @@ describe("POST /panel/licenses", () => {
       fingerprintMatch: "fuzzy",
       revocation: "graceful",
       deviceBudget: { used: 0, max: null, windowDays: 30, resetsAt: null },
+      seatModel: "nodeLocked",
+      leaseSeconds: 900,
+      maxBorrowDays: 0,
     });
     const events = await app.database.db.select().from(tables.outboxEvents);
     expect(events.find((e) => e.data.licenseId === res.body.id)).toMatchObject({

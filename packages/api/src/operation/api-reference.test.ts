@@ -171,9 +171,18 @@ describe("the declared headers, answers and security", () => {
       "client.heartbeat",
       "client.deactivate",
       "client.machines",
+      "client.acquireLease",
+      "client.renewLease",
+      "client.releaseLease",
+      "client.borrowLease",
     ]);
     for (const { op } of signed) {
-      const res = await client.post(`/api/v1${op.path}`, { licenseKey: license.licenseKey, activationId });
+      const res = await client.post(`/api/v1${op.path}`, {
+        licenseKey: license.licenseKey,
+        activationId,
+        leaseId: activationId,
+        until: "2100-01-01T00:00:00Z",
+      });
       expect([res.status, (res.json as { code: string }).code]).toEqual([401, "hmac.missing"]);
     }
   });
@@ -268,6 +277,53 @@ describe("the events an operation declares are the ones it publishes", () => {
       "client.activate",
       () => client.api.client.activate({ body: machine("other", [7, 8, 9]) }),
       429,
+    );
+    // A full pool of one seat refuses an acquire, the renew of a lease that expired while another machine
+    // took the seat, and its borrow; each on its own license (the event is published once an hour each).
+    const pool = async () => {
+      const floating = await suite.issue({
+        seatModel: "floating",
+        maxBorrowDays: 1,
+        config: JSON.stringify({ features: [], limits: { maxSeats: 1 } }),
+      });
+      const machine = async (hwFingerprint: string) =>
+        (await client.api.client.activate({ body: { licenseKey: floating.licenseKey, hwFingerprint } })).body
+          .activationId;
+      const [a, b] = [await machine("pool-a"), await machine("pool-b")];
+      const lease = async (activationId: string) =>
+        (await suite.signed(client, "acquireLease", { licenseKey: floating.licenseKey, activationId })).body
+          .leaseId;
+      return { licenseKey: floating.licenseKey, a, b, lease };
+    };
+    const acquired = await pool();
+    await call("client.acquireLease", () =>
+      suite.signed(client, "acquireLease", { licenseKey: acquired.licenseKey, activationId: acquired.a }),
+    );
+    await call(
+      "client.acquireLease",
+      () =>
+        suite.signed(client, "acquireLease", { licenseKey: acquired.licenseKey, activationId: acquired.b }),
+      409,
+    );
+    const [renewed, borrowed] = [await pool(), await pool()];
+    const expired = [await renewed.lease(renewed.a), await borrowed.lease(borrowed.a)];
+    app.clock.advance(901_000);
+    await renewed.lease(renewed.b);
+    await borrowed.lease(borrowed.b);
+    await call(
+      "client.renewLease",
+      () => suite.signed(client, "renewLease", { licenseKey: renewed.licenseKey, leaseId: expired[0]! }),
+      409,
+    );
+    await call(
+      "client.borrowLease",
+      () =>
+        suite.signed(client, "borrowLease", {
+          licenseKey: borrowed.licenseKey,
+          leaseId: expired[1]!,
+          until: new Date(app.clock.now().getTime() + 3_600_000).toISOString(),
+        }),
+      409,
     );
     // A machine without network: the panel answers its request, then its receipt.
     const airGapped = await suite.issue();

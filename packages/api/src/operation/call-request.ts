@@ -19,4 +19,9 @@ export interface CallRequest {
   setSessionCookie(sessionId: string | null): void;
   /** The request as sent, which a client signature covers: method, path without query, body bytes. */
   signed: { method: string; path: string; body: Buffer };
+  /**
+   * Answers this call with another success status than the declared one: a create that finds what it
+   * would create answers 200 instead of 201. Only REST has a status to set; elsewhere it does nothing.
+   */
+  setStatus(status: 200 | 201): void;
 }

@@ -95,6 +95,15 @@ export const errorExampleMessages: Record<ErrorCode, string> = {
   "activation.seat_limit_reached": "All 3 seats of the license are in use",
   "activation.device_budget_exhausted":
     "3 new devices were activated on this license in the last 30 days; the next may activate from 2026-09-21T14:13:20.000Z",
+  "activation.machine_limit_reached":
+    "All 200 machines the license allows are registered; deactivate one first",
+  "lease.not_found": "The license has no such lease",
+  "lease.not_floating": "The license is node-locked: its seats are its activations, not leases",
+  "lease.seats_exhausted":
+    "All 10 seats of the license are leased; the first may free at 2026-09-21T14:28:20.000Z",
+  "lease.released": "The lease was released; acquire a new one",
+  "lease.borrow_not_allowed": "The license allows no borrowing (maxBorrowDays is 0)",
+  "lease.borrow_too_long": "A lease may be borrowed at most 7 days ahead, until 2026-09-28T14:13:20.000Z",
   "offline.request_invalid":
     "The request's HMAC does not verify with this license's key: it was changed, or made with another key",
   "offline.receipt_invalid":
@@ -115,18 +124,29 @@ export const errorExampleMessages: Record<ErrorCode, string> = {
     "This server accepts only v2 request signatures (X-Service-Signature: v2=<hex>); update the client",
 };
 
+const machines = [
+  {
+    activationId: "b5e0c1d2-3e4f-4a5b-8c6d-7e8f9a0b1c2d",
+    machineName: "DESIGN-LAPTOP-07",
+    activatedAt: "2026-08-02T09:30:00.000Z",
+    lastHeartbeatAt: "2026-09-21T14:13:20.000Z",
+  },
+];
+
 /** The details the codes that carry some are sent with, as the reference shows them. */
 export const errorExampleDetails: ErrorDetailsByCode = {
   "license.revoked": { revocation: revocationVector.revocation },
-  "activation.device_budget_exhausted": { retryAt: "2026-09-21T14:13:20.000Z" },
-  "activation.seat_limit_reached": {
-    machines: [
+  "activation.machine_limit_reached": { machines },
+  "lease.seats_exhausted": {
+    holders: [
       {
-        activationId: "b5e0c1d2-3e4f-4a5b-8c6d-7e8f9a0b1c2d",
         machineName: "DESIGN-LAPTOP-07",
-        activatedAt: "2026-08-02T09:30:00.000Z",
-        lastHeartbeatAt: "2026-09-21T14:13:20.000Z",
+        acquiredAt: "2026-09-21T09:30:00.000Z",
+        expiresAt: "2026-09-21T14:28:20.000Z",
       },
     ],
+    retryAt: "2026-09-21T14:28:20.000Z",
   },
+  "activation.device_budget_exhausted": { retryAt: "2026-09-21T14:13:20.000Z" },
+  "activation.seat_limit_reached": { machines },
 };

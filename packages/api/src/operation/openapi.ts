@@ -146,7 +146,9 @@ function errorResponses(r: AnyOperation) {
         {
           description: list.map((c) => `\`${c}\``).join(", "),
           headers:
-            status === 429 || status === 503 ? { ...rateLimitHeaders, ...retryAfter } : rateLimitHeaders,
+            status === 429 || status === 503 || list.includes("lease.seats_exhausted")
+              ? { ...rateLimitHeaders, ...retryAfter }
+              : rateLimitHeaders,
           content: {
             "application/json": {
               schema: { $ref: "#/components/schemas/ErrorResponse" },

@@ -56,6 +56,7 @@ export function restCallRequest(req: Request, res: Response, cookies: CookieSett
     get signed() {
       return { method: req.method, path: req.originalUrl.split("?")[0]!, body: rawBodyOf(req) };
     },
+    setStatus: (status) => void (res.locals.successStatus = status),
   };
 }
 
@@ -69,6 +70,10 @@ async function sendStream(res: Response, file: StreamedFile) {
     if (error.code !== "ERR_STREAM_PREMATURE_CLOSE") throw error;
   });
 }
+
+/** The declared success status, unless the handler chose another (`CallRequest.setStatus`). */
+const successStatus = (res: Response, op: AnyOperation): number =>
+  (res.locals.successStatus as number | undefined) ?? op.status ?? 200;
 
 /** Mounts each operation as an Express route: parse, authenticate, call, answer. */
 export function mountOperations(router: Router, operations: AnyOperation[], options: MountOptions) {
@@ -103,10 +108,10 @@ export function mountOperations(router: Router, operations: AnyOperation[], opti
           `attachment; filename="${op.attachment.fileName(result as never)}"`,
         );
         res.type(op.attachment.contentType);
-        res.status(op.status ?? 200).send(Buffer.from(JSON.stringify(answer)));
+        res.status(successStatus(res, op)).send(Buffer.from(JSON.stringify(answer)));
         return;
       }
-      res.status(op.status ?? 200).json(answer);
+      res.status(successStatus(res, op)).json(answer);
     };
     router[op.method](expressPath(op.path), handler);
   }

@@ -49,6 +49,7 @@ export function trpcCallRequest(ctx: TrpcContext): CallRequest {
     sessionId: sessionIdOf(ctx),
     setSessionCookie: ctx.setSessionCookie,
     signed: { method: "POST", path: "/trpc", body: Buffer.alloc(0) },
+    setStatus: () => undefined,
   };
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from "vitest";
-import type { operations } from "../catalogue.ts";
+import { operations } from "../catalogue.ts";
 import type { BodyOf, ResultOf } from "./api-client.ts";
 import {
   createLicensedCompany,
@@ -13,6 +13,9 @@ import { startTestApp, type TestApp, type TestAppOptions } from "./index.ts";
 
 type Client = typeof operations.client;
 type Terms = Parameters<typeof issueLicense>[2];
+/** The client operations signed like a heartbeat. */
+type Signed =
+  "heartbeat" | "deactivate" | "machines" | "acquireLease" | "renewLease" | "releaseLease" | "borrowLease";
 
 export interface ClientApiFixture {
   app: TestApp;
@@ -27,8 +30,8 @@ export interface ClientApiFixture {
     terms?: Terms,
     machine?: Omit<BodyOf<Client["activate"]>, "licenseKey">,
   ): Promise<{ license: IssuedLicense; activationId: string; client: TestClient }>;
-  /** A heartbeat, deactivate or machines request signed as the SDK signs it, at the app's clock. */
-  signed<K extends "heartbeat" | "deactivate" | "machines">(
+  /** A signed client request (heartbeat, deactivate, machines, the leases) as the SDK signs it, at the app's clock. */
+  signed<K extends Signed>(
     client: TestClient,
     operation: K,
     body: BodyOf<Client[K]>,
@@ -54,7 +57,7 @@ export function useClientApi(options: TestAppOptions = {}): ClientApiFixture {
       signedPost(
         client,
         fixture.app.clock.now(),
-        `/api/v1/client/${operation}`,
+        `/api/v1${operations.client[operation].path}`,
         body as { licenseKey: string },
         signOptions,
       ),

@@ -84,13 +84,20 @@ export class TestClient {
     headers: Record<string, string> = {},
     { parseAs = "auto" }: RequestOptions = {},
   ): Promise<ApiResponse<T>> {
-    const res = await fetch(`${this.baseUrl}${path}`, {
-      method,
-      headers: this.headersFor({
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
-        ...headers,
-      }),
-      ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+    const send = () =>
+      fetch(`${this.baseUrl}${path}`, {
+        method,
+        headers: this.headersFor({
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+          ...headers,
+        }),
+        ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+      });
+    // A pooled connection the server closed as idle while a long synchronous test held the event loop is
+    // reset before the request reaches the server: sending it again on a new connection is safe.
+    const res = await send().catch((error: unknown) => {
+      if ((error as { cause?: { code?: string } }).cause?.code === "ECONNRESET") return send();
+      throw error;
     });
     this.keepCookie(res.headers);
     const text = await res.text();

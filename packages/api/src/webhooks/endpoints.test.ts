@@ -209,6 +209,7 @@ describe("operator-only endpoints", () => {
       "license.rebound",
       "license.activation_healed",
       "license.device_budget_exhausted",
+      "license.seats_exhausted",
     ];
     for (const client of [op, viewer.client]) {
       const res = await client.api.webhooks.eventTypes();

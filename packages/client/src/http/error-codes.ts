@@ -14,9 +14,17 @@ export const SERVER_ERROR_CODES = [
   "activation.not_bound",
   "activation.seat_limit_reached",
   "activation.device_budget_exhausted",
+  "activation.machine_limit_reached",
+  // The leases of floating licenses (decision 0048).
+  "lease.not_floating",
+  "lease.not_found",
+  "lease.seats_exhausted",
+  "lease.released",
+  "lease.borrow_not_allowed",
+  "lease.borrow_too_long",
   // The revocation list.
   "template.not_found",
-  // Signed requests (heartbeat, deactivate, machines).
+  // Signed requests (heartbeat, deactivate, machines, the leases).
   "hmac.missing",
   "hmac.malformed",
   "hmac.stale",

@@ -12,7 +12,7 @@ import type { Activated, MachineRequest } from "./activate.ts";
 import { checkBinding } from "./binding.ts";
 import { countedNewDevices, knownSince, leavesWindowAt } from "./device-budget.ts";
 import { isSameMachine, matchScore, reachesThreshold, reachesThresholdSql } from "./fingerprint-match.ts";
-import { refuseSeat } from "./machines.ts";
+import { machinesFull, refuseMachine } from "./machines.ts";
 
 type Known = Pick<ActivationRow, "id" | "status" | "hwFingerprint" | "components" | "deactivatedAt">;
 
@@ -86,9 +86,7 @@ export async function activateLocked(
         return { budgetRefused: { retryAt, used: counted.used, max } };
       }
     }
-    if (license.maxSeats !== null && license.liveSeats >= license.maxSeats) {
-      await refuseSeat(tx, license, license.maxSeats);
-    }
+    if (machinesFull(license)) await refuseMachine(tx, license);
 
     const activationId = randomUUID();
     await tx.insert(a).values({

@@ -17,14 +17,15 @@ import { activateLocked } from "./activate-locked.ts";
 import { bindingAdmitsSql, checkBinding } from "./binding.ts";
 import { knownSince, liveSinceSql } from "./device-budget.ts";
 import { reachesThresholdSql } from "./fingerprint-match.ts";
-import { refuseSeat } from "./machines.ts";
+import { machinesFull, refuseMachine } from "./machines.ts";
 import { issueMarker, licenseKeyFacts } from "./marker.ts";
 
 /**
  * The whole activation as one statement, so one round trip that commits on its own:
  * - `license` and `reused` read the license and the machine's live activation as of the statement's start;
  * - `claimed` takes a seat: an UPDATE of the license row that only matches while the license is Active,
- *   the binding admits the fingerprint and a seat is free. An UPDATE re-checks its conditions on the newest
+ *   the binding admits the fingerprint and a seat is free (on a floating license, room under
+ *   `limits.maxMachines`: its seats are leases, decision 0048). An UPDATE re-checks its conditions on the newest
  *   row version after waiting for a concurrent writer's lock, so the seat count and the pin cannot race.
  *   It pins a firstActivation license and stamps the first activation;
  * - the activation, its `license.activated` event and audit row are written only when a seat was taken;
@@ -53,7 +54,8 @@ export function prepareActivation(db: Db) {
         expiresAt: l.expiresAt,
         hwBinding: l.hwBinding,
         hwFingerprint: l.hwFingerprint,
-        maxSeats: l.maxSeats,
+        seatModel: l.seatModel,
+        machineLimit: l.machineLimit,
         liveSeats: l.liveSeats,
         offlineDays: l.offlineDays,
         signingKeyId: l.signingKeyId,
@@ -87,7 +89,7 @@ export function prepareActivation(db: Db) {
          where l.license_key = ${p("licenseKey")}
            and not exists (select 1 from reused)
            and ${liveSql("l", now)}
-           and (l.max_seats is null or l.live_seats < l.max_seats)
+           and (l.machine_limit is null or l.live_seats < l.machine_limit)
            and ${bindingAdmitsSql("l", fingerprint)}
            and l.max_new_devices_per_window is null
            and not (${components} is not null and exists (
@@ -130,7 +132,8 @@ export function prepareActivation(db: Db) {
         expiresAt: license.expiresAt,
         hwBinding: license.hwBinding,
         hwFingerprint: license.hwFingerprint,
-        maxSeats: license.maxSeats,
+        seatModel: license.seatModel,
+        machineLimit: license.machineLimit,
         liveSeats: license.liveSeats,
         offlineDays: license.offlineDays,
         signingKeyId: license.signingKeyId,
@@ -270,9 +273,7 @@ async function activateOnce(
     if (effectiveStatus(license, deps.clock.now()) !== "Active") await refuseNotLive(deps, deps.db, license);
     checkBinding(license, fingerprint ?? undefined);
     if (outcome.reusedId) return { license, activationId: outcome.reusedId, healed: false };
-    if (license.maxSeats !== null && license.liveSeats >= license.maxSeats) {
-      await refuseSeat(deps.db, license, license.maxSeats);
-    }
+    if (machinesFull(license)) await refuseMachine(deps.db, license);
     if (run >= MAX_RUNS) throw new Error(`Activation of ${licenseKey} kept racing concurrent changes`);
   }
 }

@@ -2,6 +2,7 @@ import { and, eq, sql, type SQL } from "drizzle-orm";
 import { tables, type Tx } from "@licensing/db";
 import { recordAudit } from "../audit/record.ts";
 import type { Deps, RequestInfo } from "../deps.ts";
+import { endLeases } from "../leases/pool.ts";
 import { publishEvents } from "../outbox/publish.ts";
 
 export interface DeactivationCause {
@@ -13,8 +14,9 @@ export interface DeactivationCause {
 }
 
 /**
- * Deactivates the license's active activations (all of them, or the one named), freeing their seats,
- * with a license.deactivated event and an audit row each, in the caller's transaction.
+ * Deactivates the license's active activations (all of them, or the one named), freeing their seats and
+ * ending their live leases (a floating license's seats), with a license.deactivated event and an audit row
+ * each, in the caller's transaction.
  * Returns the ids it deactivated; none when they were inactive already (deactivation is idempotent).
  *
  * It locks the license row first, as activation does (which takes the seat under that lock), so the
@@ -38,6 +40,7 @@ export async function deactivateActivations(
     .where(and(...conditions))
     .returning({ id: a.id });
   if (dropped.length === 0) return [];
+  await endLeases(tx, deps.clock.now(), { activationIds: dropped.map((d) => d.id) }, cause.reason);
   await tx
     .update(l)
     .set({ liveSeats: sql`${l.liveSeats} - ${dropped.length}` })

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { isDeadlock, type Db } from "@licensing/db";
 import type { Clock } from "../clock.ts";
+import { NaturalBatch } from "../batching/natural-batch.ts";
 import { liveSql } from "../licenses/live.ts";
 import type { LicenseKeyFacts, MarkerSubject } from "./marker.ts";
 
@@ -54,28 +55,24 @@ function prepareHeartbeats(db: Db) {
   return db.with(touched, recorded, licenseSeen).select().from(touched).prepare("client_heartbeats");
 }
 
-interface Pending {
-  activationId: string;
-  licenseKey: string;
-  waiters: Array<{ resolve(beat: Beat | undefined): void; reject(error: unknown): void }>;
-}
-
-const MAX_BATCH = 500;
 const DEADLOCK_RUNS = 3;
 
+interface Request {
+  activationId: string;
+  licenseKey: string;
+}
+const keyOf = (r: Request) => `${r.activationId} ${r.licenseKey}`;
+
 /**
- * Writes heartbeats with natural batching: a beat that arrives while no write is in flight is written at
- * once, alone; beats that arrive while one is in flight wait for it and then go together, in one
- * statement. An idle server adds no delay, and a busy one pays one round trip, one plan and one commit for
- * many beats instead of one each, which is most of a heartbeat's cost (decision 0008).
+ * Writes heartbeats with natural batching (`NaturalBatch`, decision 0008): while one statement is in
+ * flight, the beats that arrive wait for it and then go together in the next.
  *
  * One statement checks each beat's license and activation, records it, ends a reported silence and moves
  * both lastHeartbeatAt forward: the activation's exactly, the license's at most once a minute.
  */
 export class HeartbeatWriter {
   private readonly statement;
-  private pending = new Map<string, Pending>();
-  private writing = false;
+  private readonly batch = new NaturalBatch<Request, Beat>((requests) => this.write(requests), keyOf);
 
   constructor(
     db: Db,
@@ -86,62 +83,37 @@ export class HeartbeatWriter {
 
   /** Resolves with the beat's marker subject, or undefined when it matched no live activation. */
   beat(activationId: string, licenseKey: string): Promise<Beat | undefined> {
-    return new Promise((resolve, reject) => {
-      // The same activation twice in one batch is one beat: both callers get its answer.
-      const key = `${activationId} ${licenseKey}`;
-      let entry = this.pending.get(key);
-      if (!entry) this.pending.set(key, (entry = { activationId, licenseKey, waiters: [] }));
-      entry.waiters.push({ resolve, reject });
-      if (!this.writing) void this.drain();
-    });
+    // The same activation twice in one batch is one beat: both callers get its answer.
+    return this.batch.submit({ activationId, licenseKey });
   }
 
-  private async drain() {
-    this.writing = true;
-    try {
-      while (this.pending.size > 0) {
-        const batch = [...this.pending.values()].slice(0, MAX_BATCH);
-        for (const entry of batch) this.pending.delete(`${entry.activationId} ${entry.licenseKey}`);
-        await this.write(batch);
-      }
-    } finally {
-      this.writing = false;
-    }
-  }
-
-  private async write(batch: Pending[]) {
-    let rows: Awaited<ReturnType<ReturnType<typeof prepareHeartbeats>["execute"]>>;
-    try {
-      rows = await this.execute(batch);
-    } catch (error) {
-      for (const entry of batch) for (const waiter of entry.waiters) waiter.reject(error);
-      return;
-    }
-    const matched = new Map(rows.map((row) => [`${row.activationId} ${row.licenseKey}`, row]));
-    for (const entry of batch) {
-      const row = matched.get(`${entry.activationId} ${entry.licenseKey}`);
-      const beat: Beat | undefined = row && {
-        licenseId: row.licenseId,
-        activationId: row.activationId,
-        hwFingerprint: row.hwFingerprint,
-        offlineDays: row.offlineDays,
-        signingKey: {
-          id: row.signingKeyId,
-          templateId: row.templateId,
-          status: row.keyStatus,
-          isRoot: row.keyIsRoot,
-          certificate: row.keyCertificate,
+  private async write(requests: Request[]): Promise<Map<string, Beat>> {
+    const rows = await this.execute(requests);
+    return new Map(
+      rows.map((row) => [
+        keyOf(row),
+        {
+          licenseId: row.licenseId,
+          activationId: row.activationId,
+          hwFingerprint: row.hwFingerprint,
+          offlineDays: row.offlineDays,
+          signingKey: {
+            id: row.signingKeyId,
+            templateId: row.templateId,
+            status: row.keyStatus,
+            isRoot: row.keyIsRoot,
+            certificate: row.keyCertificate,
+          },
         },
-      };
-      for (const waiter of entry.waiters) waiter.resolve(beat);
-    }
+      ]),
+    );
   }
 
-  private async execute(batch: Pending[]) {
+  private async execute(requests: Request[]) {
     const params = {
       now: this.clock.now().toISOString(),
-      activationIds: batch.map((entry) => entry.activationId),
-      licenseKeys: batch.map((entry) => entry.licenseKey),
+      activationIds: requests.map((r) => r.activationId),
+      licenseKeys: requests.map((r) => r.licenseKey),
     };
     for (let run = 1; ; run++) {
       try {

@@ -1,6 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import { tables, type Executor } from "@licensing/db";
-import type { Machine, MachinesRequest, MachinesResponse } from "@licensing/contracts";
+import type { Machine, MachinesRequest, MachinesResponse, SeatModel } from "@licensing/contracts";
 import { normalizeLicenseKey } from "../crypto/license-key.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
@@ -28,16 +28,33 @@ export async function liveMachines(executor: Executor, licenseId: string): Promi
   }));
 }
 
-/** Refuses a new machine for want of a seat, naming the machines that hold them (so one can be freed). */
-export async function refuseSeat(
+/** Whether a new machine finds no room: the license's machine limit (`licenses.machine_limit`) is reached. */
+export const machinesFull = (license: { machineLimit: number | null; liveSeats: number }) =>
+  license.machineLimit !== null && license.liveSeats >= license.machineLimit;
+
+/**
+ * Refuses a new machine for want of room, naming the machines that hold it (so one can be freed): a seat
+ * of a node-locked license, or a registration of a floating one (whose seats are leases, decision 0048).
+ */
+export async function refuseMachine(
   executor: Executor,
-  license: { id: string },
-  maxSeats: number,
+  license: { id: string; seatModel: SeatModel; machineLimit: number | null },
 ): Promise<never> {
   const machines = await liveMachines(executor, license.id);
-  return fail("activation.seat_limit_reached", `All ${maxSeats} seats of the license are in use`, {
-    details: { machines },
-  });
+  if (license.seatModel === "floating") {
+    return fail(
+      "activation.machine_limit_reached",
+      `All ${license.machineLimit} machines the license allows are registered; deactivate one first`,
+      { details: { machines } },
+    );
+  }
+  return fail(
+    "activation.seat_limit_reached",
+    `All ${license.machineLimit} seats of the license are in use`,
+    {
+      details: { machines },
+    },
+  );
 }
 
 /**

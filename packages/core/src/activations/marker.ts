@@ -86,6 +86,16 @@ export async function issueMarker(
   };
 }
 
+/**
+ * The private key that signed a license's token, which signs its lease tokens (decision 0048). Unlike a
+ * marker's signer it is not replaced once retired: the lease token has no `kid` yet (see decision 0048).
+ */
+export async function licensePrivateKey(deps: Deps, executor: Executor, keyId: string) {
+  return (
+    deps.signingKeys.cached(keyId) ?? deps.signingKeys.privateKey(keyId, await sealedKey(executor, keyId))
+  );
+}
+
 async function sealedKey(executor: Executor, keyId: string) {
   const [key] = await executor
     .select({ sealed: tables.signingKeys.privateKeySealed })

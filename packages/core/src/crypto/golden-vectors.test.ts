@@ -1,7 +1,10 @@
 import { createPrivateKey } from "node:crypto";
 import type { LicenseTokenClaims, OfflineMarkerPayload } from "@licensing/contracts";
+import type { LeaseTokenPayload } from "@licensing/protocol";
+import floatingTokenVector from "@licensing/protocol/vectors/floating-token.json" with { type: "json" };
 import chain from "@licensing/protocol/vectors/key-chain.json" with { type: "json" };
 import keyVectors from "@licensing/protocol/vectors/license-keys.json" with { type: "json" };
+import leaseTokenVector from "@licensing/protocol/vectors/lease-token.json" with { type: "json" };
 import markerVector from "@licensing/protocol/vectors/marker.json" with { type: "json" };
 import offlineVector from "@licensing/protocol/vectors/offline.json" with { type: "json" };
 import { parseOfflineReceipt, parseOfflineRequest, type OfflineActivationClaims } from "@licensing/protocol";
@@ -9,6 +12,7 @@ import revocationVector from "@licensing/protocol/vectors/revocation.json" with 
 import signatureVectors from "@licensing/protocol/vectors/signatures.json" with { type: "json" };
 import tokenVector from "@licensing/protocol/vectors/token.json" with { type: "json" };
 import { describe, expect, it } from "vitest";
+import { signLeaseToken, verifyLeaseToken } from "./lease-token.ts";
 import { normalizeLicenseKey } from "./license-key.ts";
 import { signLicenseToken, verifyLicenseToken } from "./license-token.ts";
 import { signMarker, verifyMarker } from "./marker.ts";
@@ -44,6 +48,26 @@ describe("golden vectors of @licensing/protocol", () => {
       keyId: tokenVector.keyId,
     });
     expect(verified).toEqual({ valid: true, header: tokenVector.header, claims: tokenVector.claims });
+  });
+
+  it("signs a floating license's token (fm, sm, ls, mb) byte for byte", () => {
+    const claims = floatingTokenVector.claims as LicenseTokenClaims;
+    expect(signLicenseToken(claims, { keyId: floatingTokenVector.keyId, privateKey })).toBe(
+      floatingTokenVector.token,
+    );
+  });
+
+  it("signs the lease token byte for byte and verifies it", () => {
+    const payload = leaseTokenVector.payload as LeaseTokenPayload;
+    expect(signLeaseToken(payload, privateKey)).toBe(leaseTokenVector.leaseToken);
+    expect(verifyLeaseToken(leaseTokenVector.leaseToken, leaseTokenVector.publicKeyHex)).toEqual({
+      valid: true,
+      payload,
+    });
+    expect(verifyMarker(leaseTokenVector.leaseToken, leaseTokenVector.publicKeyHex)).toEqual({
+      valid: false,
+      reason: "invalid_payload",
+    });
   });
 
   it("signs the marker byte for byte and verifies it", () => {

@@ -6,7 +6,7 @@ import {
   type TemplateRow,
   type TemplateVersionRow,
 } from "@licensing/db";
-import type { FingerprintMatch, HwBinding, RevocationMode } from "@licensing/contracts";
+import type { FingerprintMatch, HwBinding, RevocationMode, SeatModel } from "@licensing/contracts";
 import { DAY } from "../clock.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
@@ -44,6 +44,9 @@ export interface IssueTermsInput {
   /** Absent: the template's; null: no limit. */
   maxNewDevicesPerWindow?: number | null | undefined;
   newDeviceWindowDays?: number | null | undefined;
+  seatModel?: SeatModel | null | undefined;
+  leaseSeconds?: number | null | undefined;
+  maxBorrowDays?: number | null | undefined;
   revocation?: RevocationMode | null | undefined;
 }
 
@@ -56,12 +59,15 @@ export interface IssueTerms {
   fingerprintMatch: FingerprintMatch;
   maxNewDevicesPerWindow: number | null;
   newDeviceWindowDays: number;
+  seatModel: SeatModel;
+  leaseSeconds: number;
+  maxBorrowDays: number;
   revocation: RevocationMode;
 }
 
 /**
  * The spec's issue rules 1–3 (§4): expiry defaults, offlineDays clamping, binding defaults; and the
- * device terms and the revocation mode, the request's or else the template's.
+ * device and seat terms and the revocation mode, the request's or else the template's.
  */
 export function resolveIssueTerms(deps: Deps, template: TemplateRow, input: IssueTermsInput): IssueTerms {
   const now = deps.clock.now();
@@ -84,13 +90,16 @@ export function resolveIssueTerms(deps: Deps, template: TemplateRow, input: Issu
     isTrial: input.isTrial,
     hwBinding,
     hwFingerprint,
-    // The device terms are the license's from now on: a later template edit does not change them.
+    // The device and seat terms are the license's from now on: a later template edit does not change them.
     fingerprintMatch: input.fingerprintMatch ?? template.fingerprintMatch,
     maxNewDevicesPerWindow:
       input.maxNewDevicesPerWindow === undefined
         ? template.maxNewDevicesPerWindow
         : input.maxNewDevicesPerWindow,
     newDeviceWindowDays: input.newDeviceWindowDays ?? template.newDeviceWindowDays,
+    seatModel: input.seatModel ?? template.seatModel,
+    leaseSeconds: input.leaseSeconds ?? template.leaseSeconds,
+    maxBorrowDays: input.maxBorrowDays ?? template.maxBorrowDays,
     // Signed into the token (`rv`), so it is the license's for good: a template edit changes new ones only.
     revocation: input.revocation ?? template.revocation,
   };

@@ -5,6 +5,7 @@ import { recordAudit } from "../audit/record.ts";
 import type { Actor } from "../auth/actor.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
+import { endLeases } from "../leases/pool.ts";
 import { publishEvents } from "../outbox/publish.ts";
 import { loadLicense } from "./load.ts";
 import { effectiveStatus, licenseResponse } from "./mappers.ts";
@@ -24,7 +25,10 @@ async function update(tx: Tx, licenseId: string, changes: Partial<LicenseRow>) {
   return updated!;
 }
 
-/** POST /licenses/{id}/revoke: any state but Revoked becomes Revoked; event license.revoked. */
+/**
+ * POST /licenses/{id}/revoke: any state but Revoked becomes Revoked; event license.revoked. Its live
+ * leases end with it (decision 0048).
+ */
 export async function revokeLicense(
   deps: Deps,
   actor: Actor,
@@ -42,6 +46,7 @@ export async function revokeLicense(
       revocationReason: reason,
       updatedAt: now,
     });
+    await endLeases(tx, now, { licenseId }, "license.revoked");
     await publishEvents(tx, deps.clock, [
       {
         type: "license.revoked",
@@ -59,7 +64,8 @@ export async function revokeLicense(
 
 /**
  * POST /licenses/{id}/suspend and /resume (docs/behaviour.md): Active ↔ Suspended, Admin on the
- * company. A suspended license is not active for activation and heartbeat.
+ * company. A suspended license is not active for activation, heartbeat and leases, and its live leases
+ * end (a resume brings none back: each machine acquires again).
  */
 export async function setLicenseSuspended(
   deps: Deps,
@@ -78,6 +84,7 @@ export async function setLicenseSuspended(
       );
     }
     const row = await update(tx, licenseId, { status: suspended ? "Suspended" : "Active", updatedAt: now });
+    if (suspended) await endLeases(tx, now, { licenseId }, "license.suspended");
     await recordAudit(tx, deps.clock, actor, {
       action: suspended ? "license.suspended" : "license.resumed",
       entityType: "license",

@@ -33,6 +33,9 @@ export const toLicenseResponse = (l: LicenseRow, now: Date, deviceBudget: Device
   fingerprintMatch: l.fingerprintMatch,
   revocation: l.revocation,
   deviceBudget,
+  seatModel: l.seatModel,
+  leaseSeconds: l.leaseSeconds,
+  maxBorrowDays: l.maxBorrowDays,
 });
 
 /** Licenses as the panel shows them, their device budgets read in one query. */

@@ -1,5 +1,11 @@
 import type { SigningKeyRow } from "@licensing/db";
-import type { FingerprintMatch, HwBinding, LicenseTokenConfig, RevocationMode } from "@licensing/contracts";
+import type {
+  FingerprintMatch,
+  HwBinding,
+  LicenseTokenConfig,
+  RevocationMode,
+  SeatModel,
+} from "@licensing/contracts";
 import { signLicenseToken, unixSeconds } from "../crypto/license-token.ts";
 import type { Deps } from "../deps.ts";
 import { signerFor } from "../templates/signing-keys.ts";
@@ -15,6 +21,9 @@ export interface TokenContent {
   hwBinding: HwBinding;
   hwFingerprint: string | null;
   fingerprintMatch: FingerprintMatch;
+  seatModel: SeatModel;
+  leaseSeconds: number;
+  maxBorrowDays: number;
   revocation: RevocationMode;
   config: LicenseTokenConfig;
 }
@@ -34,6 +43,9 @@ export function signLicense(deps: Deps, key: SigningKeyRow, content: TokenConten
       trial: content.isTrial,
       hw: { mode: content.hwBinding, fp: content.hwFingerprint },
       fm: content.fingerprintMatch,
+      sm: content.seatModel,
+      ls: content.leaseSeconds,
+      mb: content.maxBorrowDays,
       rv: content.revocation,
       cfg: content.config,
     },

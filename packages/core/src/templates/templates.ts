@@ -59,6 +59,9 @@ export async function createTemplate(
           fingerprintMatch: input.fingerprintMatch,
           maxNewDevicesPerWindow: input.maxNewDevicesPerWindow,
           newDeviceWindowDays: input.newDeviceWindowDays,
+          seatModel: input.seatModel,
+          leaseSeconds: input.leaseSeconds,
+          maxBorrowDays: input.maxBorrowDays,
           revocation: input.revocation,
           createdAt: now,
           updatedAt: now,
@@ -101,6 +104,9 @@ export async function updateTemplate(
       ? { maxNewDevicesPerWindow: input.maxNewDevicesPerWindow }
       : {}),
     ...(input.newDeviceWindowDays !== undefined ? { newDeviceWindowDays: input.newDeviceWindowDays } : {}),
+    ...(input.seatModel !== undefined ? { seatModel: input.seatModel } : {}),
+    ...(input.leaseSeconds !== undefined ? { leaseSeconds: input.leaseSeconds } : {}),
+    ...(input.maxBorrowDays !== undefined ? { maxBorrowDays: input.maxBorrowDays } : {}),
     ...(input.revocation !== undefined ? { revocation: input.revocation } : {}),
   };
   const template = await deps.db.transaction(async (tx) => {

@@ -8,6 +8,7 @@ export * from "./mail.ts";
 export * from "./templates.ts";
 export * from "./licenses.ts";
 export * from "./activations.ts";
+export * from "./leases.ts";
 export * from "./outbox.ts";
 export * from "./idempotency.ts";
 export * from "./webhooks.ts";

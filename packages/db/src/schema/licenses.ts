@@ -1,5 +1,10 @@
 import { LICENSE_STATUSES } from "@licensing/contracts";
-import { FINGERPRINT_MATCH_MODES, HW_BINDING_MODES, REVOCATION_MODES } from "@licensing/protocol";
+import {
+  FINGERPRINT_MATCH_MODES,
+  HW_BINDING_MODES,
+  REVOCATION_MODES,
+  SEAT_MODELS,
+} from "@licensing/protocol";
 import { sql } from "drizzle-orm";
 import {
   boolean,
@@ -14,6 +19,16 @@ import {
 import { companies } from "./companies.ts";
 import { id, timestamptz } from "./columns.ts";
 import { signingKeys, templates, templateVersions } from "./templates.ts";
+
+/**
+ * A positive integer at `limits.<name>` of the config, else null (spec §2: zero, a string, a fraction or a
+ * missing field mean no limit); beyond PostgreSQL's integer range, the largest integer.
+ */
+const positiveLimit = (name: string) =>
+  sql.raw(`case when jsonb_typeof((config::jsonb) #> '{limits,${name}}') = 'number'
+        then case when ((config::jsonb) #>> '{limits,${name}}')::numeric > 0
+                   and ((config::jsonb) #>> '{limits,${name}}')::numeric % 1 = 0
+             then least(((config::jsonb) #>> '{limits,${name}}')::numeric, 2147483647)::integer end end`);
 
 const newestFirst = (t: { issuedAt: ExtraConfigColumn; id: ExtraConfigColumn }) =>
   [t.issuedAt.desc().nullsFirst(), t.id.desc().nullsFirst()] as const;
@@ -63,6 +78,15 @@ export const licenses = pgTable(
      * publish nothing, so the event fires once per exhausted window.
      */
     deviceBudgetRefusedUntil: timestamptz("device_budget_refused_until"),
+    /** The seat terms, resolved from the template (or the issue request) at issue (decision 0048). */
+    seatModel: text("seat_model", { enum: SEAT_MODELS }).notNull().default("nodeLocked"),
+    leaseSeconds: integer("lease_seconds").notNull().default(900),
+    maxBorrowDays: integer("max_borrow_days").notNull().default(0),
+    /**
+     * When `license.seats_exhausted` was last published: a refusal within the hour after it publishes
+     * nothing, so the event fires at most once an hour per license.
+     */
+    seatsExhaustedPublishedAt: timestamptz("seats_exhausted_published_at"),
     /** How a revocation reaches the machines, resolved from the template at issue (decision 0049). */
     revocation: text("revocation", { enum: REVOCATION_MODES }).notNull().default("graceful"),
     updatedAt: timestamptz("updated_at").notNull(),
@@ -70,13 +94,16 @@ export const licenses = pgTable(
      * The seat limit (spec §2): a positive integer `limits.maxSeats` in the config, else null for no
      * limit. Derived by the database, so no writer of `config` can leave it stale.
      */
-    maxSeats: integer("max_seats")
-      .generatedAlwaysAs(sql`case when jsonb_typeof((config::jsonb) #> '{limits,maxSeats}') = 'number'
-        then case when ((config::jsonb) #>> '{limits,maxSeats}')::numeric > 0
-                   and ((config::jsonb) #>> '{limits,maxSeats}')::numeric % 1 = 0
-             then least(((config::jsonb) #>> '{limits,maxSeats}')::numeric, 2147483647)::integer end end`),
+    maxSeats: integer("max_seats").generatedAlwaysAs(positiveLimit("maxSeats")),
     /**
-     * Active activations, kept by the writes that activate and deactivate (always under this row's lock),
+     * How many machines may hold active activations at once: the seat limit of a node-locked license, the
+     * optional `limits.maxMachines` of a floating one (whose `maxSeats` caps leases instead). null: no limit.
+     */
+    machineLimit: integer("machine_limit").generatedAlwaysAs(
+      sql`case when seat_model = 'floating' then ${positiveLimit("maxMachines")} else ${positiveLimit("maxSeats")} end`,
+    ),
+    /**
+     * Active activations (the machines registered), kept by the writes that activate and deactivate (always under this row's lock),
      * so activation checks the seats in the same statement that takes one (decision 0007).
      */
     liveSeats: integer("live_seats").notNull().default(0),

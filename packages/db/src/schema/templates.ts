@@ -1,4 +1,4 @@
-import { FINGERPRINT_MATCH_MODES, REVOCATION_MODES } from "@licensing/protocol";
+import { FINGERPRINT_MATCH_MODES, REVOCATION_MODES, SEAT_MODELS } from "@licensing/protocol";
 import { sql } from "drizzle-orm";
 import {
   boolean,
@@ -30,6 +30,10 @@ export const templates = pgTable(
     fingerprintMatch: text("fingerprint_match", { enum: FINGERPRINT_MATCH_MODES }).notNull().default("fuzzy"),
     maxNewDevicesPerWindow: integer("max_new_devices_per_window"),
     newDeviceWindowDays: integer("new_device_window_days").notNull().default(30),
+    /** Copied to each license at issue unless the issue request overrides them (decision 0048). */
+    seatModel: text("seat_model", { enum: SEAT_MODELS }).notNull().default("nodeLocked"),
+    leaseSeconds: integer("lease_seconds").notNull().default(900),
+    maxBorrowDays: integer("max_borrow_days").notNull().default(0),
     /** Copied to each license at issue unless the issue request overrides it (decision 0049). */
     revocation: text("revocation", { enum: REVOCATION_MODES }).notNull().default("graceful"),
     status: text("status", { enum: templateStatuses }).notNull().default("Active"),
