@@ -27,6 +27,9 @@ const license: LicenseResponse = {
   hwFingerprint: null,
   fingerprintMatch: "fuzzy",
   revocation: "graceful",
+  seatModel: "nodeLocked",
+  leaseSeconds: 900,
+  maxBorrowDays: 0,
   deviceBudget: { used: 0, max: null, windowDays: 30, resetsAt: null },
 };
 
