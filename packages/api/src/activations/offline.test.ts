@@ -271,6 +271,33 @@ describe("POST /licenses/{id}/offline-activations", () => {
 });
 
 describe("POST /offline-deactivations", () => {
+  it.each([
+    ["in the one statement (no components)", undefined],
+    ["under the lock (components that match the stored ones)", [{ kind: "disk-id", hash: "a".repeat(64) }]],
+  ])(
+    "a machine activated offline that activates online %s is online from then on: its receipt frees nothing",
+    async (_, components) => {
+      const license = await withSeats(1);
+      const { activationId, nonce } = await activateOffline(license, {
+        fingerprint: "went-online",
+        ...(components ? { components } : {}),
+      });
+      const online = await suite.operator.api.client.activate({
+        body: {
+          licenseKey: license.licenseKey,
+          hwFingerprint: "went-online",
+          ...(components ? { components } : {}),
+        },
+      });
+      expect([online.status, online.body.activationId]).toEqual([200, activationId]);
+      const [row] = await activationRows(license.id);
+      expect([row!.mode, row!.offlineNonce]).toEqual(["online", null]);
+      const res = await deactivate(offlineReceipt(license, activationId, nonce));
+      expect([res.status, res.error.code]).toEqual([400, "offline.receipt_invalid"]);
+      expect(await liveSeats(license.id)).toBe(1);
+    },
+  );
+
   it("frees the seat of the certificate the receipt names, once; the same receipt again answers the same", async () => {
     const license = await withSeats(1);
     const { activationId, nonce } = await activateOffline(license);

@@ -302,8 +302,15 @@ async function heldOffline(
   activated: Activated,
   offline: OfflineActivation | undefined,
 ): Promise<Activated> {
-  if (!offline) return activated;
   const { activationId, license } = activated;
+  if (!offline) {
+    // Online now: a receipt of its old certificate no longer frees the seat (decision 0050).
+    await tx
+      .update(tables.activations)
+      .set({ mode: "online", offlineNonce: null })
+      .where(and(eq(tables.activations.id, activationId), eq(tables.activations.mode, "offline")));
+    return activated;
+  }
   await tx
     .update(tables.activations)
     .set({ mode: "offline", offlineNonce: offline.nonce })

@@ -73,11 +73,15 @@ export function prepareActivation(db: Db) {
          where a.license_id = license.id and a.status = 'active' and a.hw_fingerprint = ${fingerprint}`,
   );
   // A machine that sent components keeps its stored ones current, so a later drift is measured against
-  // what the machine last was. Only the activation row is written: no seat, no event.
+  // what the machine last was. A machine activated offline that now activates online is online from now
+  // on: its offline certificate's receipt no longer frees the seat (decision 0050). Only the activation
+  // row is written: no seat, no event.
   const refreshed = db.$with("refreshed", {}).as(
-    sql`update activations a set components = ${components}
-         where a.id = (select id from reused limit 1) and ${components} is not null
-           and a.components is distinct from ${components}`,
+    sql`update activations a set components = coalesce(${components}, a.components), mode = 'online',
+                                 offline_nonce = null
+         where a.id = (select id from reused limit 1)
+           and ((${components} is not null and a.components is distinct from ${components})
+                or a.mode = 'offline')`,
   );
   const claimed = db.$with("claimed", { id: sql<string>`id`.as("id") }).as(
     sql`update licenses l
