@@ -34,11 +34,17 @@ export function consequences(
   const version = `the version goes from ${license.currentVersion} to ${license.currentVersion + 1}`;
   switch (action) {
     case "revoke":
-      return `The license stops working for good: activations and heartbeats are refused from now on. ${machines(
-        active,
-        `stops when its ${window} ends.`,
-        `stop when their ${window} ends.`,
-      )} This cannot be undone.`;
+      return license.revocation === "immediate"
+        ? `The license stops working for good: activations and heartbeats are refused from now on. Its revocation is immediate: ${machines(
+            active,
+            "turns Revoked at its next heartbeat if it is online, from a signed revocation, and stays Revoked after a restart without network.",
+            "turn Revoked at their next heartbeat if they are online, from a signed revocation, and stay Revoked after a restart without network.",
+          )} A machine that never goes online learns of it only from the template's revocation list. This cannot be undone.`
+        : `The license stops working for good: activations and heartbeats are refused from now on. Its revocation is graceful (the specification's rule 5): ${machines(
+            active,
+            `keeps working until its ${window} runs out, then for the 24-hour grace period.`,
+            `keep working until their ${window} runs out, then for the 24-hour grace period.`,
+          )} This cannot be undone.`;
     case "suspend":
       return `Activations and heartbeats are refused until the license is resumed. ${machines(
         active,

@@ -26,6 +26,7 @@ const license: LicenseResponse = {
   hwBinding: "none",
   hwFingerprint: null,
   fingerprintMatch: "fuzzy",
+  revocation: "graceful",
   deviceBudget: { used: 0, max: null, windowDays: 30, resetsAt: null },
 };
 
