@@ -164,11 +164,18 @@ describe.skipIf(!browserPath)("revocation and the key chain in the admin app", (
     { timeout: LONG },
     async () => {
       const dialog = page.getByRole("dialog");
+      const { licenseKey } = await licenseOf(state.licenseId!);
+      const client = await h.app.client();
+      const activated = await client.api.client.activate({
+        body: { licenseKey, hwFingerprint: "sonar-fp-1", machineName: "Survey vessel" },
+      });
+      expect(activated.status).toBe(200);
       await page.goto(`/licenses/${state.licenseId}`);
+      await page.getByRole("cell", { name: "Survey vessel" }).waitFor();
       await page.getByRole("button", { name: "Revoke" }).click();
       await dialog
         .getByText(
-          /Its revocation is immediate: No machine is activated now\. A machine that never goes online learns of it only from the template's revocation list\. This cannot be undone\.$/,
+          /Its revocation is immediate: an installed program that is online turns Revoked at its next heartbeat, from a signed revocation, and stays Revoked after a restart without network; a machine that never goes online learns of it only from the template's revocation list\. 1 machine is activated now\. This cannot be undone\.$/,
         )
         .waitFor();
       await dialog.getByRole("textbox", { name: "Reason", exact: true }).fill("Charged back");
@@ -177,6 +184,10 @@ describe.skipIf(!browserPath)("revocation and the key chain in the admin app", (
       await dialog.getByRole("button", { name: "Revoke" }).click();
       await page.getByText(/Charged back/).waitFor();
       expect((await licenseOf(state.licenseId!)).status).toBe("Revoked");
+      const refused = await client.api.client.activate({
+        body: { licenseKey, hwFingerprint: "sonar-fp-1", machineName: "Survey vessel" },
+      });
+      expect(refused.error).toMatchObject({ code: "license.revoked", revocation: expect.any(String) });
     },
   );
 
