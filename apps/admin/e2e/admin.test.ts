@@ -638,9 +638,11 @@ describe.skipIf(!browserPath)("the admin app", () => {
       await page.getByRole("link", { name: "Acme Editor" }).click();
       await page.getByRole("tab", { name: "Signing keys" }).click();
       await page.getByRole("button", { name: "Rotate the key" }).click();
+      await dialog.getByText(/Programs already shipped keep working/).waitFor();
+      await dialog.getByRole("button", { name: "Rotate the key" }).click();
       await page.getByRole("cell", { name: "Inactive" }).waitFor();
       await page.getByRole("button", { name: "Retire" }).click();
-      await dialog.getByText(/it can never sign again/).waitFor();
+      await dialog.getByText(/^Retiring a key ends its certificate/).waitFor();
       await expectAccessible(page);
       await dialog.getByRole("button", { name: "Cancel" }).click();
       expect(await page.getByRole("cell", { name: "Inactive" }).count()).toBe(1);

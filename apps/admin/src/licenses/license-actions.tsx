@@ -24,6 +24,13 @@ function machines(active: number | undefined, one: string, many: string) {
   return active === 1 ? `The 1 activated machine ${one}` : `The ${active} activated machines ${many}`;
 }
 
+/** How many machines the revocation reaches, a sentence and its space (nothing before the count is known). */
+function activatedNow(active: number | undefined) {
+  if (active === undefined) return "";
+  if (active === 0) return "No machine is activated now. ";
+  return active === 1 ? "1 machine is activated now. " : `${active} machines are activated now. `;
+}
+
 /** What each action will do, said before it is done, with this license's numbers. */
 export function consequences(
   action: LicenseAction,
@@ -34,11 +41,11 @@ export function consequences(
   const version = `the version goes from ${license.currentVersion} to ${license.currentVersion + 1}`;
   switch (action) {
     case "revoke":
-      return `The license stops working for good: activations and heartbeats are refused from now on. ${machines(
-        active,
-        `stops when its ${window} ends.`,
-        `stop when their ${window} ends.`,
-      )} This cannot be undone.`;
+      return `The license stops working for good: activations and heartbeats are refused from now on. ${
+        license.revocation === "immediate"
+          ? "Its revocation is immediate: an installed program that is online turns Revoked at its next heartbeat, from a signed revocation, and stays Revoked after a restart without network; a machine that never goes online learns of it only from the template's revocation list."
+          : `Its revocation is graceful (the specification's rule 5): an installed program keeps working until its ${window} runs out, then for the 24-hour grace period.`
+      } ${activatedNow(active)}This cannot be undone.`;
     case "suspend":
       return `Activations and heartbeats are refused until the license is resumed. ${machines(
         active,

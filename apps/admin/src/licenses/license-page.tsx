@@ -13,6 +13,7 @@ import { DeviceBudgetPanel } from "./device-budget-panel.tsx";
 import { MATCH_MODES } from "./device-terms.ts";
 import { LicenseActionDialog, type LicenseAction } from "./license-actions.tsx";
 import { useLookups } from "./lookups.ts";
+import { REVOCATION_MODES } from "./revocation-terms.ts";
 
 const route = getRouteApi("/app/licenses/$licenseId");
 const HeartbeatsChart = lazy(() => import("./heartbeats-chart.tsx"));
@@ -99,6 +100,12 @@ export function LicensePage() {
                     {MATCH_MODES[l.fingerprintMatch].accepts}
                   </Text>
                 </Field>
+                <Field label="Revocation">
+                  {REVOCATION_MODES[l.revocation].name}
+                  <Text size="xs" c="dimmed">
+                    {REVOCATION_MODES[l.revocation].means}
+                  </Text>
+                </Field>
                 <Field label="Trial">{l.isTrial ? "yes" : "no"}</Field>
                 {l.revokedAt && (
                   <Field label="Revoked">
@@ -125,6 +132,7 @@ export function LicensePage() {
                     {claims.hw.fp ? ` · ${claims.hw.fp}` : ""}
                   </Field>
                   <Field label="Fingerprint matching (fm)">{claims.fm ?? "not in the token"}</Field>
+                  <Field label="Revocation (rv)">{claims.rv ?? "not in the token (graceful)"}</Field>
                   <Field label="Features">{claims.cfg.features.join(", ") || "none"}</Field>
                   <Field label="Configuration (cfg)">
                     <Code block>{JSON.stringify(claims.cfg, null, 2)}</Code>

@@ -1,4 +1,9 @@
-import { NEW_DEVICE_WINDOW_DAYS, type HwBinding, type LicenseTemplateResponse } from "@licensing/contracts";
+import {
+  NEW_DEVICE_WINDOW_DAYS,
+  type HwBinding,
+  type LicenseTemplateResponse,
+  type RevocationMode,
+} from "@licensing/contracts";
 import { Checkbox, NumberInput, Select, TextInput } from "@mantine/core";
 import type { ReactNode } from "react";
 import {
@@ -9,6 +14,7 @@ import {
   matchOptions,
   type DeviceTerms,
 } from "./device-terms.ts";
+import { REVOCATION_MODES, revocationMeaning, revocationOptions } from "./revocation-terms.ts";
 
 /** The terms a new license is issued with, as the issue forms hold them ("" for "the default"). */
 export interface LicenseTerms extends DeviceTerms {
@@ -17,6 +23,7 @@ export interface LicenseTerms extends DeviceTerms {
   /** "auto": the server's rule (fixed with a fingerprint, none without). */
   binding: HwBinding | "auto";
   isTrial: boolean;
+  revocation: RevocationMode | "template";
 }
 
 export const defaultTerms = (binding: LicenseTerms["binding"]): LicenseTerms => ({
@@ -28,6 +35,7 @@ export const defaultTerms = (binding: LicenseTerms["binding"]): LicenseTerms => 
   deviceLimit: "template",
   maxNewDevices: "",
   windowDays: "",
+  revocation: "template",
 });
 
 /** The API's fields: a date expires at the end of that day (UTC), and an empty field is the default. */
@@ -37,6 +45,7 @@ export const termsRequest = (terms: LicenseTerms) => ({
   isTrial: terms.isTrial,
   hwBinding: terms.binding === "auto" ? null : terms.binding,
   ...deviceTermsRequest(terms),
+  revocation: terms.revocation === "template" ? null : terms.revocation,
 });
 
 const BINDING_LABELS: Record<LicenseTerms["binding"], string> = {
@@ -47,8 +56,8 @@ const BINDING_LABELS: Record<LicenseTerms["binding"], string> = {
 };
 
 /**
- * Expiry, offline days, hardware binding, fingerprint matching, device budget and trial, for one license or a batch (`bindings` lists the
- * modes the form offers; `fieldError` puts the API's message at its field; `children` stand after the
+ * Expiry, offline days, hardware binding, fingerprint matching, device budget, revocation and trial, for one
+ * license or a batch (`bindings` lists the modes the form offers; `fieldError` puts the API's message at its field; `children` stand after the
  * binding, e.g. its fingerprint). Lays out in the caller's grid.
  */
 export function LicenseTermsFields({
@@ -69,6 +78,7 @@ export function LicenseTermsFields({
   children?: ReactNode;
 }) {
   const set = (change: Partial<LicenseTerms>) => onChange({ ...terms, ...change });
+  const revocation = terms.revocation === "template" ? template?.revocation : terms.revocation;
   return (
     <>
       <TextInput
@@ -150,6 +160,22 @@ export function LicenseTermsFields({
         allowDecimal={false}
         value={terms.windowDays}
         onChange={(v) => set({ windowDays: typeof v === "number" ? v : "" })}
+      />
+      <Select
+        label="Revocation"
+        description={
+          revocation ? revocationMeaning(revocation) : "What revoking the license does on its machines"
+        }
+        allowDeselect={false}
+        data={[
+          {
+            value: "template",
+            label: `The template's${template ? `: ${REVOCATION_MODES[template.revocation].name}` : ""}`,
+          },
+          ...revocationOptions,
+        ]}
+        value={terms.revocation}
+        onChange={(v) => v && set({ revocation: v as LicenseTerms["revocation"] })}
       />
       <Checkbox
         label={trialLabel}

@@ -20,8 +20,11 @@ import { usePermissions } from "../lib/me.ts";
 import { useTRPC } from "../lib/trpc.ts";
 import { StatusBadge } from "../lib/status.tsx";
 import { PageHeader, QueryState } from "../lib/ui.tsx";
+import { REVOCATION_MODES } from "../licenses/revocation-terms.ts";
 import { templateDeviceRequest, templateDeviceValues } from "../licenses/device-terms.ts";
 import { TemplateDeviceFields } from "./device-fields.tsx";
+import { RevocationField } from "./revocation-field.tsx";
+import { RevocationListPanel } from "./revocation-list-panel.tsx";
 import { SigningKeysPanel } from "./signing-keys-panel.tsx";
 import { VersionsPanel } from "./versions-panel.tsx";
 
@@ -39,6 +42,9 @@ export function TemplatePage() {
             title={
               <>
                 {t.name} <Badge>{t.productCode}</Badge>{" "}
+                <Badge variant="light" color={t.revocation === "immediate" ? "red" : "gray"}>
+                  {REVOCATION_MODES[t.revocation].name} revocation
+                </Badge>{" "}
                 {t.status === "Archived" && <StatusBadge of="template" status={t.status} />}
               </>
             }
@@ -48,6 +54,7 @@ export function TemplatePage() {
               <Tabs.Tab value="versions">Versions</Tabs.Tab>
               <Tabs.Tab value="settings">Settings</Tabs.Tab>
               <Tabs.Tab value="keys">Signing keys</Tabs.Tab>
+              <Tabs.Tab value="revocations">Revocation list</Tabs.Tab>
             </Tabs.List>
             <Tabs.Panel value="versions" pt="md">
               <VersionsPanel template={t} />
@@ -57,6 +64,9 @@ export function TemplatePage() {
             </Tabs.Panel>
             <Tabs.Panel value="keys" pt="md">
               <SigningKeysPanel template={t} />
+            </Tabs.Panel>
+            <Tabs.Panel value="revocations" pt="md">
+              <RevocationListPanel template={t} />
             </Tabs.Panel>
           </Tabs>
         </Stack>
@@ -76,6 +86,7 @@ function SettingsPanel({ template }: { template: LicenseTemplateResponse }) {
       defaultOfflineDays: template.defaultOfflineDays,
       defaultValidityDays: template.defaultValidityDays,
       ...templateDeviceValues(template),
+      revocation: template.revocation,
     },
   });
   const update = useAction(trpc.templates.update.mutationOptions(), {
@@ -124,6 +135,7 @@ function SettingsPanel({ template }: { template: LicenseTemplateResponse }) {
             />
           </Group>
           <TemplateDeviceFields inputProps={form.getInputProps} disabled={!editable} />
+          <RevocationField inputProps={form.getInputProps("revocation")} disabled={!editable} />
           {(update.error ?? archive.error) && (
             <Alert color="red" role="alert">
               {errorMessage(update.error ?? archive.error)}

@@ -1,3 +1,4 @@
+import { DEFAULT_REVOCATION } from "@licensing/contracts";
 import {
   Badge,
   Button,
@@ -20,7 +21,9 @@ import { usePermissions } from "../lib/me.ts";
 import { useTRPC } from "../lib/trpc.ts";
 import { PageHeader } from "../lib/ui.tsx";
 import { describeLimit, templateDeviceRequest, templateDeviceValues } from "../licenses/device-terms.ts";
+import { REVOCATION_MODES } from "../licenses/revocation-terms.ts";
 import { TemplateDeviceFields } from "./device-fields.tsx";
+import { RevocationField } from "./revocation-field.tsx";
 
 export function TemplatesPage() {
   const trpc = useTRPC();
@@ -64,6 +67,7 @@ export function TemplatesPage() {
               header: "New devices",
               cell: (t) => describeLimit(t.maxNewDevicesPerWindow, t.newDeviceWindowDays),
             },
+            { header: "Revocation", cell: (t) => REVOCATION_MODES[t.revocation].name },
             { header: "Versions", cell: (t) => (t.currentVersionId ? <Badge>versioned</Badge> : "none yet") },
           ]}
         />
@@ -84,6 +88,7 @@ function CreateTemplateDialog({ onClose }: { onClose: () => void }) {
       defaultOfflineDays: 7,
       defaultValidityDays: 365,
       ...templateDeviceValues(),
+      revocation: DEFAULT_REVOCATION,
     },
   });
   const create = useAction(trpc.templates.create.mutationOptions(), {
@@ -121,6 +126,7 @@ function CreateTemplateDialog({ onClose }: { onClose: () => void }) {
         />
       </Group>
       <TemplateDeviceFields inputProps={form.getInputProps} />
+      <RevocationField inputProps={form.getInputProps("revocation")} />
     </ActionDialog>
   );
 }

@@ -12,6 +12,7 @@ const NEXT_STEP: Record<string, string> = {
   "activation.device_budget_exhausted":
     "Reset the device budget above, or wait until a device leaves its window.",
   "license.not_active": "Only an Active license can activate a machine.",
+  "license.revoked": "The license was revoked: it can never activate a machine again.",
   "activation.fingerprint_mismatch":
     "Rebind the license to this machine's fingerprint first, if it is to move.",
   "activation.not_bound": "Rebind the license to this machine's fingerprint first.",
