@@ -28,6 +28,8 @@ export const EnvSchema = z
     RATE_LIMIT_AUTH: positiveInt(20),
     RATE_LIMIT_CLIENT: positiveInt(100),
     WEBHOOK_POLL_INTERVAL_SECONDS: positiveInt(15),
+    SWEEP_INTERVAL_SECONDS: positiveInt(60),
+    ANALYTICS_INTERVAL_SECONDS: positiveInt(600),
     WEBHOOK_ALLOW_PRIVATE: z
       .enum(["true", "false"], "must be true or false")
       .default("false")

@@ -2,7 +2,7 @@ import { analytics, auth, purgeIdempotencyKeys, purgeMailOutbox, sweepers, webho
 import type { JobDefinition } from "./workers.ts";
 
 export interface JobIntervals {
-  /** The expiry and silence sweepers (default one minute). */
+  /** SWEEP_INTERVAL_SECONDS: the expiry and silence sweepers (default one minute). */
   sweepIntervalMs: number;
   /**
    * Forgetting idempotency keys and sign-in attempts past their windows, and outbox mails past their 30
@@ -11,7 +11,10 @@ export interface JobIntervals {
   purgeIntervalMs: number;
   /** WEBHOOK_POLL_INTERVAL_SECONDS: the fallback poll of the webhook dispatcher, which commits wake. */
   webhookPollIntervalMs: number;
-  /** Heartbeat partitions and the daily usage rollup (default ten minutes; each has work once a day). */
+  /**
+   * ANALYTICS_INTERVAL_SECONDS: heartbeat partitions and the daily usage rollup (default ten minutes; each
+   * has work once a day).
+   */
   analyticsIntervalMs: number;
 }
 

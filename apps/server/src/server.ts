@@ -39,7 +39,7 @@ export interface StartOptions {
   /** An open database to use instead of the one the environment names (tests). */
   database?: Database;
   validateResponses?: boolean;
-  /** How often the expiry and silence sweepers run (default one minute). */
+  /** How often the expiry and silence sweepers run (default SWEEP_INTERVAL_SECONDS). */
   sweepIntervalMs?: number;
   /** The admin app's build served at `/` (default `apps/admin/dist`; nothing is served when unbuilt). */
   adminDir?: string;
@@ -49,9 +49,7 @@ export interface StartOptions {
 
 const DEFAULT_ADMIN_DIR = fileURLToPath(new URL("../../admin/dist", import.meta.url));
 
-const SWEEP_INTERVAL_MS = 60_000;
 const PURGE_INTERVAL_MS = 3_600_000;
-const ANALYTICS_INTERVAL_MS = 600_000;
 
 export const VERSION = "0.1.0";
 
@@ -131,10 +129,10 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
     rateLimits: { panel: env.RATE_LIMIT_PANEL, auth: env.RATE_LIMIT_AUTH, client: env.RATE_LIMIT_CLIENT },
   });
   const jobs = serverJobs({
-    sweepIntervalMs: options.sweepIntervalMs ?? SWEEP_INTERVAL_MS,
+    sweepIntervalMs: options.sweepIntervalMs ?? env.SWEEP_INTERVAL_SECONDS * 1000,
     purgeIntervalMs: PURGE_INTERVAL_MS,
     webhookPollIntervalMs: env.WEBHOOK_POLL_INTERVAL_SECONDS * 1000,
-    analyticsIntervalMs: ANALYTICS_INTERVAL_MS,
+    analyticsIntervalMs: env.ANALYTICS_INTERVAL_SECONDS * 1000,
   });
   const workers = startWorkers(deps, jobs);
   // Commits that create or replay deliveries, in this instance or another, wake the dispatcher at once.
