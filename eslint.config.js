@@ -67,7 +67,7 @@ export default tseslint.config(
       "**/node_modules/**",
       "**/dist/**",
       "**/dist-types/**",
-      "**/release/**",
+      "apps/desktop-sample/release/**",
       "**/.data/**",
       "**/.turbo/**",
       "walkthrough/**",

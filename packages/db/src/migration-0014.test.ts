@@ -1,38 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { asc, eq, sql } from "drizzle-orm";
-import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
-import type { NodePgDatabase } from "drizzle-orm/node-postgres";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import type { PgliteDatabase } from "drizzle-orm/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tables } from "./index.ts";
-import { createTestDatabase, type TestDatabase } from "./testing.ts";
+import { createTestDatabaseBefore, type TestDatabase } from "./testing.ts";
 
 // The data steps of 0014 on rows written before it: the outbox loses its tokens, token chains are
 // recovered from the audit log, and chains already cut are revoked (decision 0037).
 const TAG = "0014_secrets_at_rest_and_token_chains";
-const migrations = new URL("../migrations", import.meta.url).pathname;
 const TOKEN = "Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6";
 
-/** A copy of the migrations folder whose journal stops before 0014. */
-function migrationsBefore(tag: string) {
-  const folder = mkdtempSync(join(tmpdir(), "migrations-"));
-  cpSync(migrations, folder, { recursive: true });
-  const journalFile = join(folder, "meta", "_journal.json");
-  const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: Array<{ tag: string }> };
-  journal.entries = journal.entries.slice(
-    0,
-    journal.entries.findIndex((e) => e.tag === tag),
-  );
-  writeFileSync(journalFile, JSON.stringify(journal));
-  return folder;
-}
-
 let database: TestDatabase;
-let folder: string;
 const ids = {
   company: randomUUID(),
   active: randomUUID(),
@@ -49,13 +26,7 @@ const ids = {
 const at = (day: number) => new Date(Date.UTC(2030, 0, day));
 
 beforeAll(async () => {
-  database = await createTestDatabase({ migrate: false });
-  folder = migrationsBefore(TAG);
-  if (database.kind === "embedded") {
-    await migratePglite(database.db as unknown as PgliteDatabase, { migrationsFolder: folder });
-  } else {
-    await migratePg(database.db as unknown as NodePgDatabase, { migrationsFolder: folder });
-  }
+  database = await createTestDatabaseBefore(TAG);
   const db = database.db;
   await db.execute(sql`insert into companies (id, name, slug, path, depth, created_at)
     values (${ids.company}, 'C', 'c', ${`/${ids.company}/`}, 0, now())`);
@@ -93,7 +64,6 @@ beforeAll(async () => {
   await database.migrate();
 });
 afterAll(async () => {
-  rmSync(folder, { recursive: true, force: true });
   await database?.dispose();
 });
 

@@ -1,36 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { eq, sql } from "drizzle-orm";
-import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
-import type { NodePgDatabase } from "drizzle-orm/node-postgres";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import type { PgliteDatabase } from "drizzle-orm/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tables } from "./index.ts";
-import { createTestDatabase, type TestDatabase } from "./testing.ts";
+import { createTestDatabaseBefore, type TestDatabase } from "./testing.ts";
 
 // Rows written before 0015 (decisions 0046, 0047) take the defaults: fuzzy matching, no device budget
 // in a 30-day window, no components and no new device counted.
 const TAG = "0015_device_lifecycle";
-const migrations = new URL("../migrations", import.meta.url).pathname;
-
-function migrationsBefore(tag: string) {
-  const folder = mkdtempSync(join(tmpdir(), "migrations-"));
-  cpSync(migrations, folder, { recursive: true });
-  const journalFile = join(folder, "meta", "_journal.json");
-  const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: Array<{ tag: string }> };
-  journal.entries = journal.entries.slice(
-    0,
-    journal.entries.findIndex((e) => e.tag === tag),
-  );
-  writeFileSync(journalFile, JSON.stringify(journal));
-  return folder;
-}
 
 let database: TestDatabase;
-let folder: string;
 const ids = {
   company: randomUUID(),
   template: randomUUID(),
@@ -41,13 +19,7 @@ const ids = {
 };
 
 beforeAll(async () => {
-  database = await createTestDatabase({ migrate: false });
-  folder = migrationsBefore(TAG);
-  if (database.kind === "embedded") {
-    await migratePglite(database.db as unknown as PgliteDatabase, { migrationsFolder: folder });
-  } else {
-    await migratePg(database.db as unknown as NodePgDatabase, { migrationsFolder: folder });
-  }
+  database = await createTestDatabaseBefore(TAG);
   const db = database.db;
   await db.execute(sql`insert into companies (id, name, slug, path, depth, created_at)
     values (${ids.company}, 'C', 'c', ${`/${ids.company}/`}, 0, now())`);
@@ -66,7 +38,6 @@ beforeAll(async () => {
   await database.migrate();
 });
 afterAll(async () => {
-  rmSync(folder, { recursive: true, force: true });
   await database?.dispose();
 });
 

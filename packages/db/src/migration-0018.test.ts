@@ -1,36 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { eq, sql } from "drizzle-orm";
-import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
-import type { NodePgDatabase } from "drizzle-orm/node-postgres";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import type { PgliteDatabase } from "drizzle-orm/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tables } from "./index.ts";
-import { createTestDatabase, type TestDatabase } from "./testing.ts";
+import { createTestDatabaseBefore, type TestDatabase } from "./testing.ts";
 
 // Rows written before 0018 (decision 0048) take the defaults: node-locked seats, 15-minute leases and
 // no borrowing; an existing license's machine limit is its seat limit, as it always was.
 const TAG = "0018_floating_seats";
-const migrations = new URL("../migrations", import.meta.url).pathname;
-
-function migrationsBefore(tag: string) {
-  const folder = mkdtempSync(join(tmpdir(), "migrations-"));
-  cpSync(migrations, folder, { recursive: true });
-  const journalFile = join(folder, "meta", "_journal.json");
-  const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: Array<{ tag: string }> };
-  journal.entries = journal.entries.slice(
-    0,
-    journal.entries.findIndex((e) => e.tag === tag),
-  );
-  writeFileSync(journalFile, JSON.stringify(journal));
-  return folder;
-}
 
 let database: TestDatabase;
-let folder: string;
 const ids = {
   company: randomUUID(),
   template: randomUUID(),
@@ -39,13 +17,7 @@ const ids = {
 };
 
 beforeAll(async () => {
-  database = await createTestDatabase({ migrate: false });
-  folder = migrationsBefore(TAG);
-  if (database.kind === "embedded") {
-    await migratePglite(database.db as unknown as PgliteDatabase, { migrationsFolder: folder });
-  } else {
-    await migratePg(database.db as unknown as NodePgDatabase, { migrationsFolder: folder });
-  }
+  database = await createTestDatabaseBefore(TAG);
   const db = database.db;
   await db.execute(sql`insert into companies (id, name, slug, path, depth, created_at)
     values (${ids.company}, 'C', 'c', ${`/${ids.company}/`}, 0, now())`);
@@ -61,7 +33,6 @@ beforeAll(async () => {
   await database.migrate();
 });
 afterAll(async () => {
-  rmSync(folder, { recursive: true, force: true });
   await database?.dispose();
 });
 

@@ -1,4 +1,11 @@
 import { randomBytes } from "node:crypto";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { NodePgDatabase } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import type { PgliteDatabase } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { createDatabase, type Database } from "./database.ts";
 
@@ -35,6 +42,38 @@ export async function createTestDatabase(options: { migrate?: boolean } = {}): P
       await adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
   };
+}
+
+/**
+ * A test database migrated up to, not including, the migration `tag` (its folder name without `.sql`),
+ * for a test of that migration's data steps: write rows as the previous release did, then `migrate()`.
+ */
+export async function createTestDatabaseBefore(tag: string): Promise<TestDatabase> {
+  const database = await createTestDatabase({ migrate: false });
+  const folder = migrationsBefore(tag);
+  try {
+    if (database.kind === "embedded") {
+      await migratePglite(database.db as unknown as PgliteDatabase, { migrationsFolder: folder });
+    } else {
+      await migratePg(database.db as unknown as NodePgDatabase, { migrationsFolder: folder });
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+  return database;
+}
+
+/** A copy of the migrations folder whose journal stops before `tag`. */
+function migrationsBefore(tag: string): string {
+  const folder = mkdtempSync(join(tmpdir(), "migrations-"));
+  cpSync(new URL("../migrations", import.meta.url).pathname, folder, { recursive: true });
+  const journalFile = join(folder, "meta", "_journal.json");
+  const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: Array<{ tag: string }> };
+  const at = journal.entries.findIndex((entry) => entry.tag === tag);
+  if (at < 0) throw new Error(`No migration ${tag} in the journal`);
+  journal.entries = journal.entries.slice(0, at);
+  writeFileSync(journalFile, JSON.stringify(journal));
+  return folder;
 }
 
 async function adminQuery(url: string, statement: string) {
