@@ -21,6 +21,10 @@ export const EnvSchema = z
         "must be 32 bytes, base64-encoded (openssl rand -base64 32)",
       )
       .optional(),
+    LICENSING_ALLOW_GENERATED_MASTER_KEY: z
+      .enum(["true", "false"], "must be true or false")
+      .default("false")
+      .transform((v) => v === "true"),
     LICENSING_MAX_OFFLINE_DAYS: positiveInt(30),
     LICENSING_DEFAULT_TRIAL_DAYS: positiveInt(14),
     LICENSING_HEARTBEAT_INTERVAL_SECONDS: positiveInt(900),

@@ -25,6 +25,7 @@ export {
   upgradeSealedValues,
   type RotationResult,
 } from "./crypto/rotate-master-key.ts";
+export { checkMasterKey, type MasterKeyCheck } from "./crypto/master-key-check.ts";
 export {
   verifyRequestSignature,
   signRequest,
