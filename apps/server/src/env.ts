@@ -43,6 +43,7 @@ export const EnvSchema = z
     SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
     BOOTSTRAP_OPERATOR_EMAIL: z.email().optional(),
     BOOTSTRAP_OPERATOR_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
+    METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   })
   .refine((env) => !env.BOOTSTRAP_OPERATOR_EMAIL === !env.BOOTSTRAP_OPERATOR_PASSWORD, {

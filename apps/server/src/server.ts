@@ -141,6 +141,9 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
   }
   await ensureOperator(deps, env);
 
+  // Process metrics (memory, CPU, event loop, GC) and the pools' use, read at each scrape of /metrics.
+  deps.metrics.collectProcessMetrics();
+  deps.metrics.sources.pools = () => database.pools();
   const redis = env.REDIS_URL ? await connectRedis(env.REDIS_URL) : undefined;
   const app = createApp({
     deps,
@@ -150,6 +153,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
     version: VERSION,
     validateResponses: options.validateResponses ?? false,
     adminDir: options.adminDir ?? DEFAULT_ADMIN_DIR,
+    metricsToken: env.METRICS_TOKEN,
     rateLimits: { panel: env.RATE_LIMIT_PANEL, auth: env.RATE_LIMIT_AUTH, client: env.RATE_LIMIT_CLIENT },
   });
   const jobs = serverJobs({
