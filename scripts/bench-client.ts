@@ -164,6 +164,7 @@ async function main() {
   const server = await spawnService("apps/server/src/main.ts", {
     PORT: "0",
     DATABASE_URL: url.toString(),
+    LICENSING_MASTER_KEY: randomBytes(32).toString("base64"),
     DATA_DIR: `/tmp/${database}`,
     RATE_LIMIT_CLIENT: "1000000000",
     RATE_LIMIT_PANEL: "1000000000",

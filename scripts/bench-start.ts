@@ -123,6 +123,8 @@ const record = async (database: string, command: string, env: () => Record<strin
 };
 
 const dirs: string[] = [];
+// One key for every start on the scratch PostgreSQL database: its key check value is the first start's.
+const masterKey = randomBytes(32).toString("base64");
 const freshDir = () => {
   const dir = mkdtempSync(join(tmpdir(), "bench-start-"));
   dirs.push(dir);
@@ -139,7 +141,11 @@ try {
     if (args.only !== "embedded") {
       const database = await scratchPostgres();
       try {
-        await record("PostgreSQL", command, () => ({ DATA_DIR: freshDir(), DATABASE_URL: database.url }));
+        await record("PostgreSQL", command, () => ({
+          DATA_DIR: freshDir(),
+          DATABASE_URL: database.url,
+          LICENSING_MASTER_KEY: masterKey,
+        }));
       } finally {
         await database.drop();
       }

@@ -53,6 +53,8 @@ describe("parseEnv", () => {
     ["WEBHOOK_POLL_INTERVAL_SECONDS", "0"],
     ["WEBHOOK_ALLOW_PRIVATE", "yes"],
     ["CLIENT_SIGNATURE_MIN_VERSION", "v3"],
+    ["LICENSING_ALLOW_GENERATED_MASTER_KEY", "yes"],
+    ["METRICS_TOKEN", "short"],
   ])("names %s when its value %j is bad", (name, value) => {
     expect(() => parseEnv({ [name]: value })).toThrow(EnvError);
     expect(() => parseEnv({ [name]: value })).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}: `));

@@ -21,6 +21,10 @@ export const EnvSchema = z
         "must be 32 bytes, base64-encoded (openssl rand -base64 32)",
       )
       .optional(),
+    LICENSING_ALLOW_GENERATED_MASTER_KEY: z
+      .enum(["true", "false"], "must be true or false")
+      .default("false")
+      .transform((v) => v === "true"),
     LICENSING_MAX_OFFLINE_DAYS: positiveInt(30),
     LICENSING_DEFAULT_TRIAL_DAYS: positiveInt(14),
     LICENSING_HEARTBEAT_INTERVAL_SECONDS: positiveInt(900),
@@ -41,6 +45,7 @@ export const EnvSchema = z
     SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
     BOOTSTRAP_OPERATOR_EMAIL: z.email().optional(),
     BOOTSTRAP_OPERATOR_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
+    METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   })
   .refine((env) => !env.BOOTSTRAP_OPERATOR_EMAIL === !env.BOOTSTRAP_OPERATOR_PASSWORD, {

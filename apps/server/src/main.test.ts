@@ -1,46 +1,16 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { exitCode, START_SCRIPT as main, startProcess } from "./testing/start-process.ts";
 
-// The real entry point in a child process: what `npm start` runs (the compiled build, made when stale).
-const main = fileURLToPath(new URL("../../../scripts/start.mjs", import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), "licensing-main-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-interface Started {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-}
-
-async function start(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, [main], {
-    env: { ...process.env, PORT: "0", DATA_DIR: dataDir, LOG_LEVEL: "info", DATABASE_URL: "", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
-  child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start within 120 s:\n${output}`)), 120_000);
-    child.stdout!.on("data", () => {
-      const match = /"port":(\d+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(Number(match[1]));
-      }
-    });
-    child.on("exit", (code) => reject(new Error(`exited with ${code}:\n${output}`)));
-  });
-  return { child, url: `http://127.0.0.1:${port}`, output: () => output };
-}
-
-const exitCode = (child: ChildProcess) => new Promise<number | null>((resolve) => child.on("exit", resolve));
+const start = (env: Record<string, string>) => startProcess({ DATA_DIR: dataDir, ...env });
 
 const login = (url: string, email: string, password: string) =>
   fetch(`${url}/api/v1/panel/auth/login`, {

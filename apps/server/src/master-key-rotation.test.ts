@@ -93,6 +93,14 @@ describe("npm run rotate-master-key", () => {
     expect(boxNew.open(endpoint!.secretSealed, webhookAt(endpointId)).toString()).toBe(WEBHOOK_SECRET);
     expect(() => boxOld.open(endpoint!.secretSealed, webhookAt(endpointId))).toThrow();
 
+    // The key check value (decision 0053) moved too: an instance on the new key starts.
+    const [check] = await database.db.select().from(tables.masterKeyCheck);
+    expect(() =>
+      boxOld.open(check!.checkValue, sealedAt(tables.masterKeyCheck.checkValue, "master")),
+    ).toThrow();
+    expect(boxNew.open(check!.checkValue, sealedAt(tables.masterKeyCheck.checkValue, "master")).length).toBe(
+      34,
+    );
     const after = await issueWith(newKey, before.templateId);
     expect(after).toMatchObject({ status: 201, publicKey: before.publicKey });
 
@@ -105,10 +113,12 @@ describe("npm run rotate-master-key", () => {
 
   it("with the wrong current key changes nothing", async () => {
     const [before] = await database.db.select().from(tables.signingKeys);
+    const [checkBefore] = await database.db.select().from(tables.masterKeyCheck);
     const env = parseEnv({ DATA_DIR: dataDir, LICENSING_MASTER_KEY: generateMasterKey() });
     await expect(rotateMasterKeyOf(env, parseMasterKey(generateMasterKey()), database)).rejects.toThrow();
     const [after] = await database.db.select().from(tables.signingKeys);
     expect(after!.privateKeySealed).toBe(before!.privateKeySealed);
+    expect(await database.db.select().from(tables.masterKeyCheck)).toEqual([checkBefore]);
   });
 
   it("with the development key file, replaces the file and keeps the old key beside it", async () => {
@@ -119,6 +129,12 @@ describe("npm run rotate-master-key", () => {
       const newKey = generateMasterKey();
       const outcome = await rotateMasterKeyOf(parseEnv({ DATA_DIR: dir }), parseMasterKey(newKey), db);
       expect(outcome).toMatchObject({ signingKeys: 0, totpSecrets: 0, keyFile: join(dir, "master.key") });
+      // A database rotated before any start gets its check value under the new key.
+      const [check] = await db.db.select().from(tables.masterKeyCheck);
+      const boxNew = createSecretBox(Buffer.from(newKey, "base64"));
+      expect(
+        boxNew.open(check!.checkValue, sealedAt(tables.masterKeyCheck.checkValue, "master")).length,
+      ).toBe(34);
       expect(readFileSync(join(dir, "master.key"), "utf8")).toBe(newKey);
       expect(readFileSync(join(dir, "master.key.old"), "utf8")).toBe(oldKey);
     } finally {

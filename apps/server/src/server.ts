@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { answerClientErrors, createApp, createLogger } from "@licensing/api";
 import {
   bootstrapOperator,
+  checkMasterKey,
   createDeps,
   SealedValueError,
   sealedUnderAnotherKey,
@@ -60,6 +61,14 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
     : pino.destination({ dest: 1, sync: false, minLength: 4096 });
   const logger = options.logger ?? createLogger({ level: env.LOG_LEVEL, destination });
   const clock = options.clock ?? systemClock;
+  // A key generated under DATA_DIR belongs to one machine: another instance on the same PostgreSQL would
+  // generate its own (decision 0053). Only the embedded database, or an explicit choice, uses one.
+  if (env.DATABASE_URL && !env.LICENSING_MASTER_KEY && !env.LICENSING_ALLOW_GENERATED_MASTER_KEY)
+    throw new EnvError(
+      "LICENSING_MASTER_KEY: required when DATABASE_URL is set; every instance on one database needs the same key. " +
+        "Set it to 32 random bytes in base64 (openssl rand -base64 32), or set " +
+        "LICENSING_ALLOW_GENERATED_MASTER_KEY=true to use a development key generated under DATA_DIR",
+    );
   const database =
     options.database ??
     createDatabase({
@@ -101,6 +110,19 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
         `start with the key they were sealed under (npm run rotate-master-key moves them to a new one)`,
     );
   }
+  const keyCheck = await checkMasterKey(database.db, deps.secrets, clock.now());
+  if (keyCheck === "mismatch") {
+    if (!options.database) await database.close();
+    throw new EnvError(
+      "LICENSING_MASTER_KEY: this key does not open the key check value stored in the database by the " +
+        "first instance started on it; every instance on one database needs the same key" +
+        (master.generated || !env.LICENSING_MASTER_KEY
+          ? ` (LICENSING_MASTER_KEY is unset, so this instance used the development key in ${join(env.DATA_DIR, "master.key")})`
+          : "") +
+        ". Start with the key of the other instances (npm run rotate-master-key moves a database to a new one)",
+    );
+  }
+  if (keyCheck === "written") logger.info("stored the master key check value in the database");
   try {
     const upgraded = await upgradeSealedValues(database.db, deps.secrets);
     if (Object.values(upgraded).some((n) => n > 0))
@@ -117,6 +139,9 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
   }
   await ensureOperator(deps, env);
 
+  // Process metrics (memory, CPU, event loop, GC) and the pools' use, read at each scrape of /metrics.
+  deps.metrics.collectProcessMetrics();
+  deps.metrics.sources.pools = () => database.pools();
   const redis = env.REDIS_URL ? await connectRedis(env.REDIS_URL) : undefined;
   const app = createApp({
     deps,
@@ -126,6 +151,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
     version: VERSION,
     validateResponses: options.validateResponses ?? false,
     adminDir: options.adminDir ?? DEFAULT_ADMIN_DIR,
+    metricsToken: env.METRICS_TOKEN,
     rateLimits: { panel: env.RATE_LIMIT_PANEL, auth: env.RATE_LIMIT_AUTH, client: env.RATE_LIMIT_CLIENT },
   });
   const jobs = serverJobs({

@@ -1,10 +1,11 @@
-import { createManualClock, type Deps } from "@licensing/core";
+import { createManualClock, createMetrics, type Deps } from "@licensing/core";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { startWorkers, type JobDefinition } from "./workers.ts";
 
-// The scheduler only hands Deps to the handlers and logs through it; these jobs touch nothing else.
-const deps = { clock: createManualClock(), logger: pino({ level: "silent" }) } as unknown as Deps;
+// The scheduler only hands Deps to the handlers, logs and counts through it; these jobs touch nothing else.
+const clock = createManualClock();
+const deps = { clock, logger: pino({ level: "silent" }), metrics: createMetrics(clock) } as unknown as Deps;
 
 // The scheduler's timers are faked and every run ends when the test says so: what these tests show is the
 // order of runs and timers, never how fast this machine is.

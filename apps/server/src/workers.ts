@@ -42,10 +42,14 @@ export function startWorkers<Id extends string>(deps: Deps, jobs: readonly JobDe
       return;
     }
     entry.running = (async () => {
+      const started = process.hrtime.bigint();
+      const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
       try {
         const count = await entry.job.handler(deps);
+        deps.metrics.jobRun(entry.job.id, "ok", seconds(), count || 0);
         if (count) deps.logger.info({ job: entry.job.id, count }, "job run");
       } catch (err) {
+        deps.metrics.jobRun(entry.job.id, "error", seconds(), 0);
         deps.logger.error({ err, job: entry.job.id }, "job failed; retrying next interval");
       }
     })().finally(() => {

@@ -7,6 +7,7 @@ import swaggerUi from "swagger-ui-express";
 import { retryAfterSeconds, toErrorResponse } from "./errors.ts";
 import { adminStatic } from "./http/admin-static.ts";
 import { loggableUrl, requestLogging } from "./http/logging.ts";
+import { metricsEndpoint, observeRequest } from "./http/metrics.ts";
 import { originGuard } from "./http/origin-guard.ts";
 import { keepRawBody } from "./http/raw-body.ts";
 import { apiDocsPolicy, noStore, securityHeaders } from "./http/security-headers.ts";
@@ -35,10 +36,14 @@ export interface AppOptions {
   validateResponses?: boolean;
   /** The admin app's build (`apps/admin/dist`), served at `/`; absent or unbuilt serves nothing there. */
   adminDir?: string | undefined;
+  /** METRICS_TOKEN: when set, `/metrics` answers only `Authorization: Bearer <token>` (decision 0054). */
+  metricsToken?: string | undefined;
 }
 
 const clientList = flattenOperations(clientOperations).map(({ op }) => op);
 const panelList = flattenOperations(panelOperations).map(({ op }) => op);
+/** The tRPC procedures, so that only their names become metric labels. */
+const trpcProcedures = new Set(Object.keys(appRouter._def.procedures));
 
 export function createApp(options: AppOptions): Express {
   const { deps } = options;
@@ -50,7 +55,7 @@ export function createApp(options: AppOptions): Express {
   app.set("etag", false);
   app.set("trust proxy", options.trustProxy ?? false);
   app.set("query parser", "simple");
-  app.use(requestLogging(deps.logger));
+  app.use(requestLogging(deps.logger, observeRequest(deps.metrics)));
   app.use(securityHeaders(publicBaseUrl));
   app.use(["/api/v1", "/trpc"], noStore);
 
@@ -77,6 +82,7 @@ export function createApp(options: AppOptions): Express {
   app.use("/api/v1", clientApi);
 
   app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
+  app.get("/metrics", metricsEndpoint(deps.metrics, options.metricsToken));
   app.get("/readyz", async (_req, res) => {
     const ready = await options.ping().then(
       () => true,
@@ -109,7 +115,7 @@ export function createApp(options: AppOptions): Express {
   panelLimits.use(panelLimiter.handler);
   app.use("/api/v1/panel", panelLimits);
   // Each procedure call counts: `auth.*` against the auth contour, as their REST twins under /panel/auth.
-  app.use("/trpc", trpcCallLimits({ panel: panelLimiter, auth: authLimiter }));
+  app.use("/trpc", trpcCallLimits({ panel: panelLimiter, auth: authLimiter }, trpcProcedures));
   app.use(["/api/v1/panel", "/trpc"], originGuard(publicBaseUrl));
 
   const panelApi = express.Router();

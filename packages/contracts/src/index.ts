@@ -1,5 +1,6 @@
 export * from "./errors.ts";
 export * from "./common.ts";
+export * from "./admin-pages.ts";
 export * from "./auth.ts";
 export * from "./templates.ts";
 export * from "./license-token.ts";

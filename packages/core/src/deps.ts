@@ -11,6 +11,8 @@ import { createPasswordHasher, type PasswordHashParams, type PasswordHasher } fr
 import { createSecretBox, type SecretBox } from "./crypto/secret-box.ts";
 import { createConfigValidators, type ConfigValidators } from "./licenses/config.ts";
 import { createMailer, type Mailer } from "./mail/mailer.ts";
+import { createMetrics, type Metrics } from "./metrics/metrics.ts";
+import { webhookQueueFigures } from "./webhooks/queue.ts";
 
 /** Settings the use-cases need; the server builds them from the environment. */
 export interface CoreConfig {
@@ -94,6 +96,8 @@ export interface Deps {
   leases: LeaseState;
   /** CLIENT_SIGNATURE_MIN_VERSION and the per-license throttle of the "still v1 only" log line. */
   clientSignatures: ClientSignatures;
+  /** This instance's Prometheus registry and what records into it (decision 0054). */
+  metrics: Metrics;
 }
 
 /** Where a call came from; recorded in the audit log and on sessions. */
@@ -132,7 +136,8 @@ export function createDeps(options: DepsOptions): Deps {
   const publicBaseUrl = options.publicBaseUrl.replace(/\/$/, "");
   const telemetryDb = options.telemetryDb ?? db;
   const secrets = createSecretBox(options.masterKey);
-  return {
+  const metrics = createMetrics(clock);
+  const deps: Deps = {
     db,
     telemetryDb,
     clock,
@@ -148,8 +153,9 @@ export function createDeps(options: DepsOptions): Deps {
     passwords: options.passwords ?? createPasswordHasher(options.passwordHashing),
     signingKeys: createSigningKeyCache(secrets),
     configValidators: createConfigValidators(),
-    activations: createActivationState({ db, telemetryDb, clock }),
-    leases: createLeaseState({ db, clock }),
+    activations: createActivationState({ db, telemetryDb, clock, metrics }),
+    leases: createLeaseState({ db, clock, metrics }),
+    metrics,
     clientSignatures: createClientSignatures(clock, options.clientSignatureMinVersion),
     mailer: createMailer({
       db,
@@ -159,4 +165,6 @@ export function createDeps(options: DepsOptions): Deps {
       from: `Licensing service <no-reply@${new URL(publicBaseUrl).hostname}>`,
     }),
   };
+  metrics.sources.webhookQueue = () => webhookQueueFigures(deps);
+  return deps;
 }

@@ -25,6 +25,14 @@ export {
   upgradeSealedValues,
   type RotationResult,
 } from "./crypto/rotate-master-key.ts";
+export { checkMasterKey, type MasterKeyCheck } from "./crypto/master-key-check.ts";
+export {
+  createMetrics,
+  type Metrics,
+  type MetricSources,
+  type PoolFigures,
+  type WebhookQueueFigures,
+} from "./metrics/metrics.ts";
 export {
   verifyRequestSignature,
   signRequest,

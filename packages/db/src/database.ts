@@ -39,7 +39,18 @@ export interface Database {
    * a function that stops listening.
    */
   listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  /** The connection pools' use now (the metrics); none on PGlite, which has one in-process connection. */
+  pools(): PoolUse[];
   close(): Promise<void>;
+}
+
+export interface PoolUse {
+  /** `main` (`db`) or `telemetry` (`telemetryDb`). */
+  pool: string;
+  /** Connections open, idle among them, and queries waiting for one. */
+  total: number;
+  idle: number;
+  waiting: number;
 }
 
 export interface DatabaseOptions {
@@ -131,6 +142,13 @@ function createPostgres(url: string, max: number): Database {
       await db.execute(sql`select 1`);
     },
     listen: (channel, onNotify) => listenPostgres(url, channel, onNotify),
+    pools: () =>
+      (
+        [
+          ["main", pool],
+          ["telemetry", telemetryPool],
+        ] as const
+      ).map(([name, p]) => ({ pool: name, total: p.totalCount, idle: p.idleCount, waiting: p.waitingCount })),
     close: async () => {
       await Promise.all([pool.end(), telemetryPool.end()]);
     },
@@ -181,6 +199,7 @@ function createEmbedded(dataDir: string | undefined): Database {
         if (!client.closed) await unsubscribe();
       };
     },
+    pools: () => [],
     close: () => client.close(),
   };
 }

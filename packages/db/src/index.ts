@@ -2,6 +2,7 @@ export {
   createDatabase,
   type Database,
   type DatabaseOptions,
+  type PoolUse,
   type Db,
   type Executor,
   type Tx,

@@ -202,7 +202,10 @@ describe("kill -9 of the server during a bulk issue", () => {
 
     it("a bulk killed before its commit leaves nothing, and the restart is clean", async () => {
       postgres = await startPrivatePostgres();
-      await killDuringBulk({ DATA_DIR: tempDir(), DATABASE_URL: postgres.url }, stallAtInsert(postgres.url));
+      await killDuringBulk(
+        { DATA_DIR: tempDir(), DATABASE_URL: postgres.url, LICENSING_ALLOW_GENERATED_MASTER_KEY: "true" },
+        stallAtInsert(postgres.url),
+      );
     }, 300_000);
   });
 });

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -51,6 +52,7 @@ describe.skipIf(!postgresBin)("PostgreSQL restarted under load", () => {
         PORT: "0",
         DATA_DIR: dataDir,
         DATABASE_URL: postgres.url,
+        LICENSING_MASTER_KEY: randomBytes(32).toString("base64"),
         BOOTSTRAP_OPERATOR_EMAIL: "ops@example.com",
         BOOTSTRAP_OPERATOR_PASSWORD: "ops-password",
         RATE_LIMIT_PANEL: "1000000",

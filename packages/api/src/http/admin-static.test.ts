@@ -84,6 +84,18 @@ describe("the admin app at /", () => {
     expect(me.error).toMatchObject({ code: "auth.unauthenticated", status: 401 });
   });
 
+  it("answers a browser's request for a path outside the app's pages with the 404, not the app", async () => {
+    const client = await app.client();
+    for (const path of ["/metrics2", "/foo.php", "/.env", "/wp-login.php", "/licensesx", "/api/v1/x/y"]) {
+      const res = await client.get(path, HTML);
+      expect(res.status, path).toBe(404);
+      expect(res.error, path).toMatchObject({ code: "route.not_found", status: 404 });
+    }
+    for (const path of ["/sign-in", "/accept-invite?token=x", "/webhooks/abc", "/licenses/new", "/audit/"]) {
+      expect((await client.get(path, HTML)).status, path).toBe(200);
+    }
+  });
+
   it("answers a non-HTML request for an unknown path with the API's 404", async () => {
     const client = await app.client();
     const res = await client.get("/elsewhere", { accept: "application/json" });

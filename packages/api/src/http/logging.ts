@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
-import type { RequestHandler } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
 
 const requestContext = new AsyncLocalStorage<{ requestId: string }>();
@@ -39,8 +39,12 @@ export function loggableUrl(url: string) {
  * Gives every request an id (the caller's `X-Request-Id` when well-formed), echoes it and logs the outcome.
  * Successful client-API calls (the desktop fleet's activations and heartbeats, most of the traffic) log at
  * debug: an info line for each cost about a sixth of heartbeat throughput. Their failures still log at warn.
+ * `observe` gets every finished request with its duration in seconds (the request metrics).
  */
-export function requestLogging(logger: Logger): RequestHandler {
+export function requestLogging(
+  logger: Logger,
+  observe?: (req: Request, res: Response, seconds: number) => void,
+): RequestHandler {
   return (req, res, next) => {
     const incoming = req.get("x-request-id");
     const requestId = incoming && acceptableId.test(incoming) ? incoming : randomUUID();
@@ -58,6 +62,7 @@ export function requestLogging(logger: Logger): RequestHandler {
                 ? "debug"
                 : "info";
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        observe?.(req, res, ms / 1000);
         logger[level](
           {
             method: req.method,

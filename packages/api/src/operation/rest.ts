@@ -78,7 +78,10 @@ const successStatus = (res: Response, op: AnyOperation): number =>
 /** Mounts each operation as an Express route: parse, authenticate, call, answer. */
 export function mountOperations(router: Router, operations: AnyOperation[], options: MountOptions) {
   for (const op of operations) {
+    // The route template for the request metrics, known once the route first matched (its mount point).
+    let route: string | undefined;
     const handler: RequestHandler = async (req, res) => {
+      res.locals.route = route ??= req.baseUrl + (req.route as { path: string }).path;
       const actor = op.auth === "public" ? null : await resolveActor(options.deps, req, res, options.cookies);
       if (op.auth !== "public" && !actor)
         fail("auth.unauthenticated", "Sign in or send a personal access token");

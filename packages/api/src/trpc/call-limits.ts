@@ -15,11 +15,18 @@ export function trpcProcedureNames(path: string): string[] {
 /**
  * Rate limits per procedure call, not per request (decision 0036): `auth.*` calls count against the auth
  * contour, the others against the panel contour, as their REST twins do. A batch of more than
- * TRPC_MAX_BATCH_SIZE calls is refused before anything runs or counts.
+ * TRPC_MAX_BATCH_SIZE calls is refused before anything runs or counts. It also names the request's route
+ * for the metrics, from `procedures` (the router's).
  */
-export function trpcCallLimits(limiters: { panel: ContourLimiter; auth: ContourLimiter }): RequestHandler {
+export function trpcCallLimits(
+  limiters: { panel: ContourLimiter; auth: ContourLimiter },
+  procedures: ReadonlySet<string> = new Set(),
+): RequestHandler {
   return (req, res, next) => {
     const names = trpcProcedureNames(req.path);
+    // The request metrics' route: one known procedure by name, a batch or an unknown name by kind.
+    res.locals.route =
+      names.length > 1 ? "/trpc/(batch)" : procedures.has(names[0]!) ? `/trpc/${names[0]}` : "/trpc/*";
     if (names.length > TRPC_MAX_BATCH_SIZE) {
       return next(
         new AppError(

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { isDeadlock, type Db } from "@licensing/db";
 import type { Clock } from "../clock.ts";
 import { NaturalBatch } from "../batching/natural-batch.ts";
+import type { Metrics } from "../metrics/metrics.ts";
 import { liveSql } from "../licenses/live.ts";
 import type { LicenseKeyFacts, MarkerSubject } from "./marker.ts";
 
@@ -72,13 +73,20 @@ const keyOf = (r: Request) => `${r.activationId} ${r.licenseKey}`;
  */
 export class HeartbeatWriter {
   private readonly statement;
-  private readonly batch = new NaturalBatch<Request, Beat>((requests) => this.write(requests), keyOf);
+  private readonly batch;
 
   constructor(
     db: Db,
     private readonly clock: Clock,
+    metrics?: Metrics,
   ) {
     this.statement = prepareHeartbeats(db);
+    this.batch = new NaturalBatch<Request, Beat>(
+      (requests) => this.write(requests),
+      keyOf,
+      undefined,
+      metrics && ((size) => metrics.batch("heartbeats", size)),
+    );
   }
 
   /** Resolves with the beat's marker subject, or undefined when it matched no live activation. */

@@ -1,5 +1,6 @@
 import type { Db } from "@licensing/db";
 import type { Clock } from "../clock.ts";
+import type { Metrics } from "../metrics/metrics.ts";
 import { prepareActivation, type ActivationStatement } from "./activate.ts";
 import { HeartbeatWriter } from "./heartbeat-writer.ts";
 import { LatencyMirror } from "./latency-mirror.ts";
@@ -15,10 +16,15 @@ export interface ActivationState {
   machinesLatency: LatencyMirror;
 }
 
-export function createActivationState(options: { db: Db; telemetryDb: Db; clock: Clock }): ActivationState {
+export function createActivationState(options: {
+  db: Db;
+  telemetryDb: Db;
+  clock: Clock;
+  metrics?: Metrics;
+}): ActivationState {
   return {
     activation: prepareActivation(options.db),
-    heartbeats: new HeartbeatWriter(options.telemetryDb, options.clock),
+    heartbeats: new HeartbeatWriter(options.telemetryDb, options.clock, options.metrics),
     activateLatency: new LatencyMirror(5),
     heartbeatLatency: new LatencyMirror(2),
     machinesLatency: new LatencyMirror(2),

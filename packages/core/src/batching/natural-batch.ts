@@ -21,6 +21,8 @@ export class NaturalBatch<I, R> {
     private readonly write: (items: I[]) => Promise<Map<string, R>>,
     private readonly keyOf: (item: I) => string,
     private readonly maxBatch = 500,
+    /** Told each batch's size before it is written (the batch-size metric). */
+    private readonly onBatch: (size: number) => void = () => {},
   ) {}
 
   submit(item: I): Promise<R | undefined> {
@@ -48,6 +50,7 @@ export class NaturalBatch<I, R> {
 
   private async settle(batch: Array<[string, Pending<I, R>]>) {
     let results: Map<string, R>;
+    this.onBatch(batch.length);
     try {
       results = await this.write(batch.map(([, entry]) => entry.item));
     } catch (error) {

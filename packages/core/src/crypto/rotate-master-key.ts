@@ -1,6 +1,7 @@
 import { isNotNull, sql } from "drizzle-orm";
 import type { Db, Tx } from "@licensing/db";
 import { rowsOf } from "../sql-rows.ts";
+import { resealMasterKeyCheck } from "./master-key-check.ts";
 import { SEALED_COLUMNS, sealedAt, type SealedColumn } from "./sealed-columns.ts";
 import { SEALED_VERSION, type SecretBox } from "./secret-box.ts";
 
@@ -42,11 +43,16 @@ async function resealEvery(tx: Tx, from: SecretBox, to: SecretBox, where = (_c: 
  * Re-seals every value sealed under the master key (signing private keys, TOTP secrets, webhook
  * endpoint secrets) from `from` to `to`, in one transaction: either all of them move to the new key or none
  * does. Each value is opened with the new key before the commit, so a wrong key never leaves the database
- * half rotated. Values still in the v1 format leave as v2. Run it with every server stopped: a server still
+ * half rotated. Values still in the v1 format leave as v2, and the master key check value moves too. Run it with every server stopped: a server still
  * holding the old key cannot open what it seals afterwards (and refuses to start, see `sealedUnderAnotherKey`).
  */
 export async function rotateMasterKey(db: Db, from: SecretBox, to: SecretBox): Promise<RotationResult> {
-  return db.transaction((tx) => resealEvery(tx, from, to));
+  return db.transaction(async (tx) => {
+    const counts = await resealEvery(tx, from, to);
+    // The key check value (decision 0053) moves with them: the old key no longer starts an instance.
+    await resealMasterKeyCheck(tx, from, to);
+    return counts;
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { isDeadlock, type Db } from "@licensing/db";
 import { NaturalBatch } from "../batching/natural-batch.ts";
+import type { Metrics } from "../metrics/metrics.ts";
 import type { Clock } from "../clock.ts";
 import { liveSql } from "../licenses/live.ts";
 import type { LeaseSubject } from "./answer.ts";
@@ -57,13 +58,20 @@ const DEADLOCK_RUNS = 3;
  */
 export class LeaseRenewer {
   private readonly statement;
-  private readonly batch = new NaturalBatch<Request, LeaseSubject>((requests) => this.write(requests), keyOf);
+  private readonly batch;
 
   constructor(
     db: Db,
     private readonly clock: Clock,
+    metrics?: Metrics,
   ) {
     this.statement = prepareRenewals(db);
+    this.batch = new NaturalBatch<Request, LeaseSubject>(
+      (requests) => this.write(requests),
+      keyOf,
+      undefined,
+      metrics && ((size) => metrics.batch("lease-renewals", size)),
+    );
   }
 
   renew(leaseId: string, licenseKey: string): Promise<LeaseSubject | undefined> {

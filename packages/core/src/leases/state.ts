@@ -1,6 +1,7 @@
 import type { Db } from "@licensing/db";
 import { LatencyMirror } from "../activations/latency-mirror.ts";
 import type { Clock } from "../clock.ts";
+import type { Metrics } from "../metrics/metrics.ts";
 import { LeaseRenewer } from "./renewer.ts";
 
 /** What the lease endpoints keep between calls: the renewal batcher and the latency of their answers. */
@@ -10,6 +11,9 @@ export interface LeaseState {
   latency: LatencyMirror;
 }
 
-export function createLeaseState(options: { db: Db; clock: Clock }): LeaseState {
-  return { renewals: new LeaseRenewer(options.db, options.clock), latency: new LatencyMirror(3) };
+export function createLeaseState(options: { db: Db; clock: Clock; metrics?: Metrics }): LeaseState {
+  return {
+    renewals: new LeaseRenewer(options.db, options.clock, options.metrics),
+    latency: new LatencyMirror(3),
+  };
 }

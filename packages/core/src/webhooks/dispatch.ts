@@ -137,7 +137,9 @@ export async function saveOutcome(
     })
     .where(and(eq(d.id, delivery.id), eq(d.leaseToken, delivery.leaseToken)))
     .returning({ id: d.id });
-  return saved.length > 0;
+  if (saved.length === 0) return false;
+  deps.metrics.webhookDelivery(succeeded ? "succeeded" : next ? "retrying" : "failed");
+  return true;
 }
 
 /**

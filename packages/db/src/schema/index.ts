@@ -13,3 +13,4 @@ export * from "./outbox.ts";
 export * from "./idempotency.ts";
 export * from "./webhooks.ts";
 export * from "./analytics.ts";
+export * from "./master-key-check.ts";
