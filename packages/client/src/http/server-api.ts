@@ -25,6 +25,29 @@ export interface ApiFailure {
   retryAt?: number;
   /** `license.revoked`: the signed revocation, which the client verifies before it believes it. */
   revocation?: string;
+  /** `lease.seats_exhausted`: the machines holding the floating license's seats, soonest to free first. */
+  holders?: LeaseHolder[];
+}
+
+/** A machine holding a seat of a floating license, as a `lease.seats_exhausted` refusal lists it. */
+export interface LeaseHolder {
+  /** The name the machine activated with; null when it sent none. */
+  machineName: string | null;
+  /** Since when it holds the seat (epoch ms). */
+  acquiredAt: number;
+  /** When its lease ends unless renewed (epoch ms). */
+  expiresAt: number;
+}
+
+/** A lease of a floating license, as the server answers an acquire, a renew or a borrow (decision 0048). */
+export interface Lease {
+  leaseId: string;
+  /** Epoch ms. */
+  expiresAt: number;
+  renewAfterSeconds: number;
+  leaseToken: string;
+  certificate?: string | undefined;
+  licenseCertificate?: string | undefined;
 }
 
 /** A call that did not succeed, thrown by the methods that return the server's data (`listMachines`). */
@@ -181,6 +204,11 @@ export class ServerApi {
     return this.call("deactivate", true, { licenseKey: this.options.licenseKey, activationId }, () => true);
   }
 
+  /** A signed call of the client API (`name` after `/api/v1/client/`); `read` checks the answer. */
+  request<T>(name: string, body: Record<string, unknown>, read: (value: unknown) => T | null) {
+    return this.call(name, true, { licenseKey: this.options.licenseKey, ...body }, read);
+  }
+
   private async call<T>(
     name: string,
     signed: boolean,
@@ -255,6 +283,7 @@ export class ServerApi {
       machines: unknown;
       retryAt: unknown;
       revocation: unknown;
+      holders: unknown;
     }> | null;
     const known = response.ok ? null : typeof error?.code === "string" ? error : null;
     const machines = readMachines(known?.machines);
@@ -272,6 +301,8 @@ export class ServerApi {
           serverTime ?? this.options.clock(),
         ),
         ...(machines ? { machines } : {}),
+        // Read by the lease code, which loads only for a floating license.
+        ...(known?.holders ? { holders: known.holders as LeaseHolder[] } : {}),
         ...(Number.isNaN(retryAt) ? {} : { retryAt }),
         ...(typeof known?.revocation === "string" ? { revocation: known.revocation } : {}),
       },

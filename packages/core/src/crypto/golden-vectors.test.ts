@@ -7,7 +7,11 @@ import keyVectors from "@licensing/protocol/vectors/license-keys.json" with { ty
 import leaseTokenVector from "@licensing/protocol/vectors/lease-token.json" with { type: "json" };
 import markerVector from "@licensing/protocol/vectors/marker.json" with { type: "json" };
 import offlineVector from "@licensing/protocol/vectors/offline.json" with { type: "json" };
-import { parseOfflineReceipt, parseOfflineRequest, type OfflineActivationClaims } from "@licensing/protocol";
+import {
+  parseOfflineReceipt,
+  parseOfflineRequest,
+  type OfflineActivationClaims,
+} from "@licensing/protocol/offline";
 import revocationVector from "@licensing/protocol/vectors/revocation.json" with { type: "json" };
 import signatureVectors from "@licensing/protocol/vectors/signatures.json" with { type: "json" };
 import tokenVector from "@licensing/protocol/vectors/token.json" with { type: "json" };
@@ -55,6 +59,13 @@ describe("golden vectors of @licensing/protocol", () => {
     expect(signLicenseToken(claims, { keyId: floatingTokenVector.keyId, privateKey })).toBe(
       floatingTokenVector.token,
     );
+  });
+
+  it("signs a lease token of a rotated key (kid after exp) byte for byte, through the key chain", () => {
+    const payload = leaseTokenVector.chain.payload as LeaseTokenPayload;
+    const third = keyFrom(chain.third.privateKeySeedHex, chain.third.publicKeyHex);
+    expect(signLeaseToken(payload, third)).toBe(leaseTokenVector.chain.leaseToken);
+    expect(leaseTokenVector.chain.certificate).toBe(chain.certificates.third);
   });
 
   it("signs the lease token byte for byte and verifies it", () => {
