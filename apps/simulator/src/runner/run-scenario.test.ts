@@ -187,6 +187,71 @@ steps:
   });
 });
 
+describe("runScenario: crashes, sleeping computers and leases", () => {
+  let backend: Backend;
+  beforeAll(async () => {
+    backend = await startLocalServer();
+  });
+  afterAll(() => backend?.close());
+
+  it("a crashed program releases nothing and sets no timer; a sleeping computer makes no request until it wakes", async () => {
+    const result = await run(
+      backend,
+      `name: crash and sleep
+machine: office-pc
+license: { limits: { maxSeats: 2 } }
+steps:
+  - start
+  - on home-laptop start
+  - expect seats 2
+  - crash
+  - expect seats 2
+  - on home-laptop expect requests 1
+  - on home-laptop sleep
+  - advance 3h
+  - on home-laptop expect requests 0
+  - expect requests 1 # its activation; nothing since it crashed
+  - on home-laptop wake
+  - advance 1h
+  - start
+  - expect seats 2
+`,
+    );
+    expect(result.error).toBeNull();
+    expect(result.events.filter((e) => e.outcome !== "ok").map((e) => [e.step, e.message])).toEqual([]);
+    const row = (step: string) => result.events.find((e) => e.step === step)!;
+    expect(row("crash").message).toBe("killed while Active: nothing released, nothing deactivated");
+    expect(row("on home-laptop wake").message).toBe("slept 3h; its timers run again, each 3h late");
+    // Awake again, the laptop heartbeats (four times an hour): its requests are counted in the advance.
+    expect(row("advance 1h").requests?.ok).toBeGreaterThanOrEqual(3);
+  });
+
+  it("steps of a sleeping computer's program wait for wake; crash and force-release say what they lack", async () => {
+    const stops = async (steps: string[]) =>
+      (
+        await run(
+          backend,
+          `name: x\nmachine: office-pc\nlicense: { seatModel: floating }\nsteps:\n${steps.map((s) => `  - ${s}`).join("\n")}\n`,
+        )
+      ).error;
+    expect(await stops(["start", "sleep", "heartbeat"])).toBe(
+      "line 7: heartbeat: simulator.step: office-pc is asleep: wake it first (heartbeat needs it running)",
+    );
+    expect(await stops(["sleep", "sleep"])).toBe(
+      "line 6: sleep: simulator.step: office-pc is asleep already",
+    );
+    expect(await stops(["on lab-pc wake"])).toBe(
+      "line 5: on lab-pc wake: simulator.step: lab-pc is not asleep",
+    );
+    expect(await stops(["crash"])).toBe(
+      "line 5: crash: simulator.step: no application is running: start it first",
+    );
+    expect(await stops(["force-release lab-pc"])).toBe(
+      "line 5: force-release lab-pc: simulator.step: the panel lists 0 live leases of lab-pc (0 in all): nothing to release",
+    );
+  });
+});
+
 describe("runScenario: air-gapped activation, revocation and the key chain", () => {
   let backend: Backend;
   beforeAll(async () => {
@@ -216,7 +281,7 @@ steps:
   - expect details.certificateExpiresAt 2026-01-31T00:00:00Z
   - expect requests 1
   - advance 3d
-  - expect requests 0
+  - expect requests 1 # its activation; nothing since it crashed
 `,
     );
     expect(result.events.filter((e) => e.outcome !== "ok")).toEqual([]);

@@ -25,6 +25,18 @@ import { Install } from "./install.ts";
 import type { Outcome, ScenarioResult, TimelineEvent } from "./timeline.ts";
 
 const ACTIVATION_WAIT_MS = 60_000;
+/** What a step can do to a sleeping computer: wake it, read it, change its network or clock, or kill its program. */
+const ASLEEP_ALLOWED = new Set<Step["kind"]>([
+  "wake",
+  "sleep",
+  "crash",
+  "expect",
+  "online",
+  "offline",
+  "server-errors",
+  "forge-revocation",
+  "set-clock",
+]);
 // A runaway loop (a timer re-arming itself with no delay) ends the scenario instead of hanging it.
 const MAX_STOPS_PER_ADVANCE = 1_000_000;
 // What the SDK uses for a new install; the scenario's `fingerprintVersion` overrides it.
@@ -73,6 +85,11 @@ export class ScenarioRun {
 
   private installs(): Install[] {
     return [...(this.main ? [this.main] : []), ...this.others.values()];
+  }
+
+  /** The computers that are not asleep: a sleeping one's program notices nothing until it wakes. */
+  private awakeInstalls(): Install[] {
+    return this.installs().filter((install) => !this.scheduler.isAsleep(install));
   }
 
   private machine(name: string): Machine {
@@ -176,8 +193,12 @@ export class ScenarioRun {
       try {
         if (step.kind === "on") {
           install = await this.installOn(step.machine);
+          this.refuseAsleep(step.step, install);
           result = await this.execute(step.step, install);
-        } else result = await this.execute(step, install);
+        } else {
+          this.refuseAsleep(step, install);
+          result = await this.execute(step, install);
+        }
       } catch (error) {
         const message =
           error instanceof SimulatorError
@@ -188,6 +209,16 @@ export class ScenarioRun {
     }
     this.record("step", text, line, result, install);
     return result;
+  }
+
+  /** A sleeping computer runs nothing: its program's steps wait for `wake` (its network and clock may change). */
+  private refuseAsleep(step: Step, install: Install) {
+    if (!stepSpec(step.kind).perMachine || !this.scheduler.isAsleep(install)) return;
+    if (ASLEEP_ALLOWED.has(step.kind)) return;
+    throw new SimulatorError(
+      "simulator.step",
+      `${install.machine.name} is asleep: wake it first (${step.kind} needs it running)`,
+    );
   }
 
   /** Why a step cannot run against a deployed server; null when it can. */
@@ -353,6 +384,29 @@ export class ScenarioRun {
       }
       case "retire-key":
         return ok(`key ${await this.backend.keys.retire(step.key)} retired`);
+      case "crash":
+        return ok(this.crash(install));
+      case "sleep":
+        if (this.scheduler.isAsleep(install))
+          throw new SimulatorError("simulator.step", `${install.machine.name} is asleep already`);
+        this.scheduler.sleep(install);
+        return ok(install.client ? "its program's timers stop" : "no program runs");
+      case "wake": {
+        if (!this.scheduler.isAsleep(install))
+          throw new SimulatorError("simulator.step", `${install.machine.name} is not asleep`);
+        const slept = this.scheduler.wake(install);
+        return ok(`slept ${formatDuration(slept)}; its timers run again, each ${formatDuration(slept)} late`);
+      }
+      case "force-release":
+        return ok(await this.forceRelease(step.machine ?? install.machine.name));
+      case "borrow": {
+        const until = this.clientNow(install) + step.for;
+        await leaseApi(this.running(install), "borrow").borrow(new Date(until));
+        return ok(`borrow(${new Date(until).toISOString()})`);
+      }
+      case "return-borrowed":
+        await leaseApi(this.running(install), "returnBorrowed").returnBorrowed();
+        return ok("returnBorrowed()");
       case "on":
         throw new SimulatorError("simulator.step", "on cannot be nested");
       case "expect": {
@@ -362,6 +416,7 @@ export class ScenarioRun {
           lastActivation: install.network.lastActivation,
           serverLicense: () => this.backend.licenses.get(this.license.id),
           serverActivations: () => this.backend.licenses.activations(this.license.id),
+          serverLeases: () => this.backend.licenses.leases(this.license.id),
           fingerprintOf: (name) => this.fingerprintOf(name),
           requestsSinceLastCheck: () => {
             const count = install.network.attempts - install.requestsChecked;
@@ -402,7 +457,7 @@ export class ScenarioRun {
       machineName: sources.machineName,
       fetch: install.network.fetch,
       clock: () => this.clientNow(install),
-      scheduler: this.scheduler,
+      scheduler: this.scheduler.forOwner(install),
       deactivateOnDispose: this.scenario.deactivateOnDispose,
       // Offline and injected errors fail at once; a slow answer (a loaded CI machine) is waited for, so a
       // step's outcome never depends on real time. The SDK's own default is 5 s.
@@ -421,6 +476,18 @@ export class ScenarioRun {
         { status, reason },
       );
     });
+    // A floating license's seat taken or lost (an SDK with leases): a row at its time.
+    leaseApi(client).onSeatChange?.((seat) => {
+      if (!this.inAdvance) return;
+      const who = install.name === null ? "" : `${install.name}: `;
+      this.record(
+        "transition",
+        `${who}seat ${describeSeat(seat)}`,
+        null,
+        { outcome: "ok", message: null },
+        install,
+      );
+    });
     install.client = client;
     install.lastInitialize = await client.initialize();
     return { outcome: "ok", message: `initialize() → ${install.lastInitialize}` };
@@ -430,6 +497,29 @@ export class ScenarioRun {
     const client = install.client;
     install.client = null;
     await client?.dispose();
+  }
+
+  /** The program dies: no dispose(), so no deactivation and no release; its timers are gone with it. */
+  private crash(install: Install): string {
+    const client = this.running(install);
+    install.client = null;
+    this.scheduler.drop(install);
+    const { status } = client.statusDetails;
+    return `killed while ${status}: nothing released, nothing deactivated`;
+  }
+
+  /** An Admin force-releases the lease the machine holds, found in the panel's list of live leases by host name. */
+  private async forceRelease(name: string): Promise<string> {
+    const hostName = this.machine(name).sources.machineName;
+    const leases = await this.backend.licenses.leases(this.license.id);
+    const held = leases.filter((lease) => lease.machineName === hostName);
+    if (held.length !== 1)
+      throw new SimulatorError(
+        "simulator.step",
+        `the panel lists ${held.length} live leases of ${name} (${leases.length} in all): nothing to release`,
+      );
+    await this.backend.licenses.forceRelease(held[0]!.leaseId);
+    return `lease ${held[0]!.leaseId} released`;
   }
 
   private async reinstall(install: Install): Promise<string> {
@@ -584,7 +674,7 @@ export class ScenarioRun {
         if (this.backend.kind === "local") await this.backend.runJobs(this.elapsed >= target);
         await this.scheduler.fireDue();
         // The clients notice (and report) a transition where time stops.
-        for (const install of this.installs()) install.client?.refreshStatus();
+        for (const install of this.awakeInstalls()) install.client?.refreshStatus();
         if (this.elapsed >= target) break;
       }
     } finally {
@@ -595,7 +685,7 @@ export class ScenarioRun {
   /** When (in scenario time) a client's status will next change by itself, if one's will. */
   private nextTransition(): number | null {
     let next: number | null = null;
-    for (const { client } of this.installs()) {
+    for (const { client } of this.awakeInstalls()) {
       if (!client) continue;
       const { nextTransitionAt, at } = client.statusDetails;
       if (nextTransitionAt === null) continue;
@@ -663,7 +753,8 @@ export class ScenarioRun {
     if (!status) {
       // A step ends where time stops: the clients observe their clocks there, as their watches would.
       for (const other of this.installs()) {
-        const refreshed = other.client?.refreshStatus() ?? null;
+        const asleep = this.scheduler.isAsleep(other);
+        const refreshed = (asleep ? other.client?.statusDetails : other.client?.refreshStatus()) ?? null;
         if (other === install) details = refreshed;
       }
     }
@@ -724,6 +815,33 @@ function signingKeyId(file: SignedFile, text: string): string | null {
   }
   const kid = jws === null ? jsonSegment(text.split(".")[0]).kid : jsonSegment(jws.split(".")[0]).kid;
   return typeof kid === "string" ? kid : null;
+}
+
+/**
+ * The lease calls of an SDK with floating seats (decision 0048): `borrow(until)`, `returnBorrowed()`,
+ * `onSeatChange(cb)`. Read by name so that a client without them says so instead of failing to build.
+ */
+interface LeaseApi {
+  borrow(until: Date): Promise<unknown>;
+  returnBorrowed(): Promise<unknown>;
+  onSeatChange?: (listener: (seat: unknown) => void) => unknown;
+}
+
+function leaseApi(client: LicenseClientCore, needs?: "borrow" | "returnBorrowed"): LeaseApi {
+  const api = client as unknown as LeaseApi;
+  if (needs !== undefined && typeof api[needs] !== "function")
+    throw new SimulatorError("simulator.step", `this client library has no ${needs}() (floating seats)`);
+  return api;
+}
+
+/** A seat as onSeatChange reports it, in a few words. */
+function describeSeat(seat: unknown): string {
+  if (typeof seat !== "object" || seat === null) return String(seat);
+  const { state, reason, expiresAt } = seat as Record<string, unknown>;
+  const parts = [state ?? reason ?? "changed"];
+  if (typeof expiresAt === "number" || typeof expiresAt === "string")
+    parts.push(`until ${new Date(expiresAt).toISOString()}`);
+  return parts.map(String).join(" ");
 }
 
 /** Runs one scenario; the backend is the caller's (opened and closed around it). */
