@@ -278,6 +278,11 @@ describe("parseStep", () => {
     expect(parseStep("on field-laptop borrow 10d")).toMatchObject({
       step: { kind: "borrow", for: 10 * DAY },
     });
+    expect(parseStep("on workstation-4 advance to retry-at +5s")).toEqual({
+      kind: "on",
+      machine: "workstation-4",
+      step: { kind: "advance-to", anchor: "retry-at", offset: 5000 },
+    });
     expect(parseStep("return-borrowed")).toEqual({ kind: "return-borrowed" });
     expect(parseStep("on field-laptop return-borrowed")).toMatchObject({ step: { kind: "return-borrowed" } });
     expect(parseStep("force-release")).toEqual({ kind: "force-release", machine: null });

@@ -732,7 +732,7 @@ export const STEP_SPECS: StepSpec[] = [
     name: "on",
     usage: "on <machine> <step>",
     summary:
-      "Runs a step of one machine on another computer: a second client. The computer is made on first use with the machine's own hardware, a program folder holding the license file as the panel gives it then, its own network and clock. `on` the machine the main program runs on is that program.",
+      "Runs a step of one machine on another computer: a second client. The computer is made on first use with the machine's own hardware, a program folder holding the license file as the panel gives it then, its own network and clock. `on` the machine the main program runs on is that program. `on <machine> advance to <anchor>` moves the shared clock to a point of that machine's program (on workstation-4 advance to retry-at +5s).",
     remote: "ok",
     perMachine: false,
     parse(args) {
@@ -740,7 +740,8 @@ export const STEP_SPECS: StepSpec[] = [
       if (!machine || rest.length === 0) return "needs a machine and a step, e.g. on home-laptop start";
       const step = parseStep(rest.join(" "));
       if (typeof step === "string") return step;
-      if (!stepSpec(step.kind).perMachine)
+      // `advance to <anchor>` aims at a point of that machine's program (its retry-at, …).
+      if (!stepSpec(step.kind).perMachine && step.kind !== "advance-to")
         return `${stepSpec(step.kind).name} is not a step of one machine's program`;
       return { kind: "on", machine, step };
     },
