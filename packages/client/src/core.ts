@@ -10,6 +10,7 @@ export type {
   StatusListener,
 } from "./client/options.ts";
 export type { ClientLogger } from "./client/connection.ts";
+export type { Seat, SeatListener } from "./client/seat.ts";
 export { memoryStorage, type LicenseStorage, type MemoryStorage } from "./client/storage.ts";
 export { realScheduler, MAX_TIMER_DELAY_MS, type Scheduler, type TimerKind } from "./client/scheduler.ts";
 export {
@@ -44,6 +45,7 @@ export {
 export { observe, observedFloor, type ObservedTime } from "./status/observed-time.ts";
 export {
   toPublicKey,
+  verifyLeaseToken,
   verifyLicenseToken,
   verifyMarker,
   verifyRevocation,
@@ -70,6 +72,8 @@ export {
   type Activation,
   type ApiFailure,
   type ApiResult,
+  type Lease,
+  type LeaseHolder,
   type Machine,
   type ServerApiOptions,
 } from "./http/server-api.ts";

@@ -5,8 +5,8 @@ export function manualScheduler() {
   const timers = new Map<number, { callback: () => void; delayMs: number; kind: TimerKind }>();
   let next = 0;
   const scheduler: Scheduler & {
-    /** The delays of the timers waiting, shortest first. */
-    pending(): number[];
+    /** The delays of the timers waiting (of one kind, when given), shortest first. */
+    pending(kind?: TimerKind): number[];
     /** Fires the waiting timer with the shortest delay that `which` accepts; returns that delay. */
     fire(which?: (delayMs: number, kind: TimerKind) => boolean): number;
   } = {
@@ -15,7 +15,11 @@ export function manualScheduler() {
       return next;
     },
     clearTimeout: (handle) => void timers.delete(handle as number),
-    pending: () => [...timers.values()].map((t) => t.delayMs).sort((a, b) => a - b),
+    pending: (kind) =>
+      [...timers.values()]
+        .filter((t) => kind === undefined || t.kind === kind)
+        .map((t) => t.delayMs)
+        .sort((a, b) => a - b),
     fire(which = () => true) {
       const found = [...timers.entries()]
         .filter(([, t]) => which(t.delayMs, t.kind))

@@ -262,6 +262,7 @@ export const LeaseResponse = z
         'Signed like the offline marker, with typ "lease", the lease id (lsid) and exp = expiresAt (docs/client-protocol.md)',
       examples: [example.leaseToken],
     }),
+    ...markerCertificates,
   })
   .meta({ id: "LeaseResponse" });
 export type LeaseResponse = z.infer<typeof LeaseResponse>;

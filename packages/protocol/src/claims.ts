@@ -119,4 +119,6 @@ export interface LeaseTokenPayload {
   iat: number;
   /** The lease's expiresAt. */
   exp: number;
+  /** The signing key, when it is not the template's root key: as a marker's (decision 0049). */
+  kid?: string;
 }

@@ -116,7 +116,8 @@ export function decodeLeaseToken(
     isUuid(raw.aid) &&
     (raw.fp === null || isString(raw.fp)) &&
     isUnixSeconds(raw.iat) &&
-    isUnixSeconds(raw.exp);
+    isUnixSeconds(raw.exp) &&
+    optional(raw, "kid", isUuid);
   if (!valid) return { ok: false, reason: "invalid_payload" };
   return { ok: true, lease: { payload: raw as ParsedLeaseToken["payload"], signingInput, signature } };
 }

@@ -8,8 +8,10 @@ import { decodeMarkerSegments } from "./segments.ts";
 /**
  * The lease token (`leaseToken`, decision 0048): signed like the offline marker,
  * `base64url(JSON payload).base64url(signature)`, Ed25519 over the ASCII of the first segment by the key
- * that signed the license token. Its `typ: "lease"` keeps the two apart: a marker parser refuses a payload
- * with `typ`, and this one requires it.
+ * that signs the license's markers (the license token's key, or the template's Active key once that one is
+ * retired), and like a marker it names its key (`kid`, after `exp`) when that key is not the template's root,
+ * the key's certificate coming with the answer (decision 0049). Its `typ: "lease"` keeps the two apart: a
+ * marker parser refuses a payload with `typ`, and this one requires it.
  */
 export const LeaseTokenPayloadSchema = z.looseObject({
   typ: z.literal("lease"),
@@ -19,6 +21,7 @@ export const LeaseTokenPayloadSchema = z.looseObject({
   fp: z.nullable(z.string()),
   iat: z.int().check(z.minimum(0)),
   exp: described(z.int().check(z.minimum(0)), "The lease's expiresAt"),
+  kid: z.optional(described(z.uuid(), "The signing key, when it is not the template's root key")),
 });
 
 /** The lease token's first segment, members in a fixed order: what is signed. */
@@ -32,6 +35,7 @@ export const encodeLeaseTokenBody = (payload: LeaseTokenPayload): string =>
       fp: payload.fp,
       iat: payload.iat,
       exp: payload.exp,
+      ...(payload.kid === undefined ? {} : { kid: payload.kid }),
     }),
   );
 

@@ -13,6 +13,7 @@ import {
   componentHashInput,
   decodeBase64urlStrict,
   encodeBase64url,
+  decodeLeaseToken,
   encodeLeaseTokenBody,
   encodeMarkerBody,
   encodeTokenSigningInput,
@@ -81,6 +82,15 @@ describe("golden vectors", () => {
     expect(await ed.verifyAsync(parsed.lease.signature, utf8(parsed.lease.signingInput), publicKey)).toBe(
       true,
     );
+  });
+
+  it("lease token of a rotated key: `kid` after `exp`, parsed back by both parsers", () => {
+    const payload = leaseTokenVector.chain.payload as LeaseTokenPayload;
+    expect(leaseTokenVector.chain.leaseToken.startsWith(`${encodeLeaseTokenBody(payload)}.`)).toBe(true);
+    const parsed = parseLeaseToken(leaseTokenVector.chain.leaseToken);
+    expect(parsed.ok && parsed.lease.payload).toEqual(payload);
+    const decoded = decodeLeaseToken(leaseTokenVector.chain.leaseToken);
+    expect(decoded.ok && decoded.lease.payload).toEqual(payload);
   });
 
   it("marker: encodes the payload to the vector's body, parses it back, and verifies", async () => {

@@ -133,13 +133,6 @@ const lease: LeaseTokenPayload = {
   exp: 1_790_087_300,
 };
 const leaseBody = encodeLeaseTokenBody(lease);
-out("lease-token.json", {
-  description:
-    "A lease token (leaseToken): signed like the offline marker, base64url(payload).base64url(Ed25519 signature over the ASCII of the first segment), by the license's key; `typ` is \"lease\", `exp` the lease's expiresAt.",
-  publicKeyHex,
-  payload: lease,
-  leaseToken: `${leaseBody}.${encodeBase64url(await ed.signAsync(utf8(leaseBody), seed))}`,
-});
 
 const hmac = (key: string, message: string) => createHmac("sha256", key).update(message).digest("hex");
 const requests = [
@@ -355,6 +348,22 @@ out("key-chain.json", {
     const body = encodeMarkerBody(beforeRetirement);
     return `${body}.${encodeBase64url(await ed.signAsync(utf8(body), second.seed))}`;
   })(),
+});
+
+// A lease token goes through the key chain as a marker does: signed by `third`, it names it (`kid`).
+const chainLease: LeaseTokenPayload = { ...lease, iat: 1_791_172_800, exp: 1_791_173_700, kid: third.id };
+const chainLeaseBody = encodeLeaseTokenBody(chainLease);
+out("lease-token.json", {
+  description:
+    "A lease token (leaseToken): signed like the offline marker, base64url(payload).base64url(Ed25519 signature over the ASCII of the first segment), by the key that signs the license's markers; `typ` is \"lease\", `exp` the lease's expiresAt. `chain`: signed by key-chain.json's `third` key, named by `kid` (after `exp`); it verifies through `certificate` with only the root's public key.",
+  publicKeyHex,
+  payload: lease,
+  leaseToken: `${leaseBody}.${encodeBase64url(await ed.signAsync(utf8(leaseBody), seed))}`,
+  chain: {
+    payload: chainLease,
+    certificate: await certificate(root, thirdCertificate),
+    leaseToken: `${chainLeaseBody}.${encodeBase64url(await ed.signAsync(utf8(chainLeaseBody), third.seed))}`,
+  },
 });
 
 const thirdSigner = { kid: third.id, crt: await certificate(root, thirdCertificate) };

@@ -1,7 +1,7 @@
 import type { FingerprintComponent } from "@licensing/protocol";
 import { addCertificate, trustedKeys, type TrustedKeys } from "../crypto/key-chain.ts";
-import { verifyRevocation, verifyRevocationList } from "../crypto/verify.ts";
-import { LicensingApiError, type Machine } from "../http/server-api.ts";
+import { verifyLeaseToken, verifyRevocation, verifyRevocationList } from "../crypto/verify.ts";
+import { LicensingApiError, type Lease, type Machine } from "../http/server-api.ts";
 import type { LicenseCheck, VerifiedLicense } from "../license/license-file.ts";
 import { checkMarker, type MarkerProblem } from "../license/marker-check.ts";
 import {
@@ -32,6 +32,7 @@ import type {
   StatusListener,
 } from "./options.ts";
 import { realScheduler, sleep, type Scheduler } from "./scheduler.ts";
+import { SeatKeeper, type HeldLease, type Seat, type SeatListener } from "./seat.ts";
 import { serializeState, type FingerprintVersion, type PendingOffline } from "./state.ts";
 
 const WATCH_INTERVAL_MS = 60_000;
@@ -63,6 +64,11 @@ export class LicenseClientCore<Config = unknown> {
   private observed: ObservedTime | null = null;
   private persistedAt = -Infinity;
   private connection: Connection | null = null;
+  /** A floating license's lease (decision 0052); null for a node-locked one. */
+  private seatKeeper: SeatKeeper | null = null;
+  private restoredLease: HeldLease | null = null;
+  private readonly seatListeners = new Set<SeatListener>();
+  private lastSeat = "";
   private readonly listeners = new Set<StatusListener>();
   private lastStatus: ClientStatus = "Invalid";
   /** Listeners hear of changes once `initialize` has settled, not of the steps on its way. */
@@ -121,6 +127,9 @@ export class LicenseClientCore<Config = unknown> {
     const { state } = local;
     if (local.license.ok && state?.licenseId === local.license.license.claims.lid) {
       this.pendingOffline = state.pendingOffline ?? null;
+      // A borrowed lease works offline after a restart, once its token verifies again.
+      const token = this.floating && state.borrowedLease;
+      if (token) this.restoredLease = await this.checkLease(token, this.activationId, true);
     }
     if (local.markerProblem) this.log("warn", `Ignored the cached marker: ${local.markerProblem}`);
     if (local.certificateProblem) {
@@ -163,8 +172,29 @@ export class LicenseClientCore<Config = unknown> {
       },
       afterTimer: () => this.writes,
     });
+    if (this.floating) {
+      const connection = this.connection;
+      this.seatKeeper = new SeatKeeper({
+        api: connection.api,
+        clock: this.clock,
+        scheduler: this.scheduler,
+        leaseMs: (license.license.claims.ls ?? 900) * 1000,
+        activationId: () => this.activationId,
+        verify: (lease, activationId) => this.verifyLease(lease, activationId),
+        changed: () => {
+          this.persistState();
+          this.refreshStatus();
+        },
+        revoked: (revocation) => this.acceptRevocation(revocation),
+        // A heartbeat finds the activation gone and activates again; the new marker kicks the seat.
+        activationGone: () => void connection.beat(false),
+        log: (level, message) => this.log(level, message),
+        afterTimer: () => this.writes,
+      });
+      this.seatKeeper.lease = this.restoredLease;
+    }
     this.watch();
-    const activation = this.connection.start();
+    const activation = this.connection.start().then(() => this.seatKeeper?.kick());
     await Promise.race([activation, sleep(this.options.activationTimeoutMs ?? 5000)]);
     return this.settle(true);
   }
@@ -215,21 +245,31 @@ export class LicenseClientCore<Config = unknown> {
   private detailsAt(clockNow: number): ClientStatusDetails {
     // The observation carried forward to this reading, as `observe` would make it, without keeping it.
     const observedAt = this.observed ? observedFloor(this.observed, clockNow) : null;
+    const keeper = this.seatKeeper;
+    const lease = keeper ? keeper.lease : this.restoredLease;
     const details = deriveStatus(
-      statusInputs(this.licenseCheck, this.marker, observedAt, this.certificate, this.revokedAt),
+      {
+        ...statusInputs(this.licenseCheck, this.marker, observedAt, this.certificate, this.revokedAt),
+        ...(this.floating
+          ? { lease: lease && { expiresAt: lease.expiresAt, borrowed: lease.borrowedUntil !== null } }
+          : {}),
+      },
       clockNow,
     );
     const connection = this.connection;
     const refusal = connection?.refusal ?? null;
+    const seat = this.seatAt(clockNow);
     return {
       ...details,
       ...this.explained(details),
       activationId: this.activationId,
       machines: refusal?.machines ?? null,
-      retryAt: refusal?.retryAt ?? null,
+      retryAt: seat?.retryAt ?? refusal?.retryAt ?? null,
+      seat,
+      holders: seat?.holders ?? null,
       markerProblem: this.markerProblem,
       lastContactAt: connection?.lastContactAt ?? null,
-      lastError: connection?.lastError ?? null,
+      lastError: keeper?.lastError ?? connection?.lastError ?? null,
       heartbeating: connection?.scheduled ?? false,
       nextHeartbeatAt: connection?.nextAttemptAt ?? null,
     };
@@ -244,6 +284,28 @@ export class LicenseClientCore<Config = unknown> {
     const { reason, message } = details;
     const connection = this.connection;
     if (!connection) return { reason, message };
+    if (reason === "no-lease" || reason === "lease-expired") {
+      const keeper = this.seatKeeper;
+      const full = keeper?.full;
+      if (full) {
+        const { holders, retryAt } = full;
+        return {
+          reason: "no-seat",
+          message: `Every seat of the floating license is leased (${holders.length} machines)${retryAt === null ? "" : `; the first may free at ${iso(retryAt)}, and the client asks again by then`}`,
+        };
+      }
+      const error = keeper?.lastError;
+      if (error?.code === "license.not_active" || connection.refusal?.reason === "license-not-active")
+        return refusalText(
+          connection.refusal ?? {
+            reason: "license-not-active",
+            error: error!,
+            machines: null,
+            retryAt: null,
+          },
+        );
+      return { reason, message: error ? `${message}: ${error.code}: ${error.message}` : message };
+    }
     if (reason === "marker-valid" && connection.reactivated) {
       return {
         reason: "reactivated",
@@ -276,6 +338,9 @@ export class LicenseClientCore<Config = unknown> {
       trial: claims.trial,
       hwBinding: { mode: claims.hw.mode, fingerprint: claims.hw.fp },
       fingerprintMatch: claims.fm ?? "fuzzy",
+      seatModel: claims.sm ?? "nodeLocked",
+      leaseSeconds: claims.sm === "floating" ? (claims.ls ?? null) : null,
+      maxBorrowDays: claims.sm === "floating" ? (claims.mb ?? null) : null,
       config: claims.cfg,
     };
   }
@@ -300,6 +365,97 @@ export class LicenseClientCore<Config = unknown> {
   onStatusChange(listener: StatusListener): () => void {
     this.listeners.add(listener);
     return () => void this.listeners.delete(listener);
+  }
+
+  /**
+   * This machine's seat of a floating license (decision 0052): held, borrowed or none, with the holders and
+   * when to expect one when every seat is taken. Null for a node-locked license (and before `initialize`).
+   */
+  get seat(): Seat | null {
+    return this.seatAt(this.clock());
+  }
+
+  /** Calls `listener(seat)` whenever the seat of a floating license changes; returns the unsubscribe function. */
+  onSeatChange(listener: SeatListener): () => void {
+    this.seatListeners.add(listener);
+    return () => void this.seatListeners.delete(listener);
+  }
+
+  /**
+   * Borrows this machine's seat of a floating license until `until` (at most the license's `maxBorrowDays`
+   * ahead) for offline work: the lease is kept across restarts, renewed by nobody, and holds the seat until
+   * then (or `returnBorrowed`). Rejects with a `LicensingApiError` (`lease.borrow_not_allowed`,
+   * `lease.borrow_too_long`, `request.invalid` for a past `until`, or the network's) and without a seat.
+   */
+  async borrow(until: Date | number): Promise<Seat> {
+    const seat = await this.requireSeat().borrow(+until);
+    await this.writes;
+    return seat;
+  }
+
+  /**
+   * Returns a borrowed seat early: the lease is released (the seat frees on the server at once), then, while
+   * the program runs, an ordinary lease is taken again (released by `dispose`). Rejects with a
+   * `LicensingApiError` when the server could not be reached (the borrow stays).
+   */
+  async returnBorrowed(): Promise<Seat> {
+    const seat = await this.requireSeat().returnBorrowed();
+    await this.writes;
+    return seat;
+  }
+
+  private requireSeat(): SeatKeeper {
+    this.requireConnection();
+    if (!this.seatKeeper || this.disposing) throw new Error("The license is not floating (or is disposed)");
+    return this.seatKeeper;
+  }
+
+  private get floating() {
+    return this.licenseCheck?.ok === true && this.licenseCheck.license.claims.sm === "floating";
+  }
+
+  private seatAt(now: number): Seat | null {
+    if (!this.floating) return null;
+    const keeper = this.seatKeeper;
+    if (keeper) return keeper.seat(now);
+    const lease = this.restoredLease && now < this.restoredLease.expiresAt ? this.restoredLease : null;
+    return {
+      state: lease ? "borrowed" : "none",
+      leaseId: lease?.leaseId ?? null,
+      expiresAt: lease?.expiresAt ?? null,
+      borrowedUntil: lease?.borrowedUntil ?? null,
+      holders: null,
+      retryAt: null,
+    };
+  }
+
+  /** A lease token is believed when it verifies through the chain and names this license, machine and activation. */
+  private async checkLease(token: string, activationId: string | null, borrowed: boolean) {
+    const payload = await verifyLeaseToken(token, this.keys);
+    const claims = this.licenseCheck?.ok ? this.licenseCheck.license.claims : null;
+    if (
+      !payload ||
+      payload.lid !== claims?.lid ||
+      payload.fp !== this.fingerprint ||
+      (activationId !== null && payload.aid !== activationId)
+    ) {
+      this.log("warn", "A lease token was refused: not signed by a trusted key, or not this machine's");
+      return null;
+    }
+    const expiresAt = payload.exp * 1000;
+    return {
+      leaseId: payload.lsid,
+      token: token.trim(),
+      expiresAt,
+      borrowedUntil: borrowed ? expiresAt : null,
+    };
+  }
+
+  private async verifyLease(lease: Lease, activationId: string | null): Promise<HeldLease | null> {
+    for (const certificate of [lease.certificate, lease.licenseCertificate])
+      if (typeof certificate === "string") await addCertificate(this.keys, certificate);
+    const held = await this.checkLease(lease.leaseToken, activationId, false);
+    return held?.leaseId === lease.leaseId ? held : null;
   }
 
   /** Sends one heartbeat now (activating first if this process holds no activation); the timer keeps running. */
@@ -496,9 +652,13 @@ export class LicenseClientCore<Config = unknown> {
     const connection = this.connection;
     if (connection) {
       const budget = this.options.activationTimeoutMs ?? 5000;
+      const keeper = this.seatKeeper;
+      // An ordinary lease is released; a borrowed one is kept, and so is the activation it belongs to.
+      if (keeper) await Promise.race([keeper.close(true), sleep(budget)]);
+      const borrowed = keeper?.seat(this.clock()).state === "borrowed";
       await connection.close(budget, sleep);
       const activationId = this.activationId;
-      if (activationId !== null && this.options.deactivateOnDispose !== false) {
+      if (activationId !== null && !borrowed && this.options.deactivateOnDispose !== false) {
         await Promise.race([connection.deactivate(activationId), sleep(budget)]);
       }
       this.persistState();
@@ -506,6 +666,7 @@ export class LicenseClientCore<Config = unknown> {
     await this.writes;
     this.closed = true;
     this.listeners.clear();
+    this.seatListeners.clear();
   }
 
   /**
@@ -537,6 +698,10 @@ export class LicenseClientCore<Config = unknown> {
     if (!this.licenseCheck?.ok || this.licenseCheck.license.claims.rv !== "immediate") return false;
     this.revokedAt ??= revokedAtSeconds * 1000;
     this.marker = null;
+    if (this.seatKeeper) {
+      this.seatKeeper.lease = null;
+      void this.seatKeeper.close(false);
+    }
     this.write(() => this.options.storage.writeMarker(null));
     this.persistState();
     await this.writes;
@@ -582,12 +747,15 @@ export class LicenseClientCore<Config = unknown> {
     this.persistState();
     this.write(() => this.options.storage.writeMarker(this.marker!.text));
     this.refreshStatus();
+    // A floating license leases a seat once the machine is activated (again).
+    void this.seatKeeper?.kick();
     return true;
   }
 
   /** The status watch: refreshes the status at its next transition, and at least once a minute. */
   private watch() {
     if (this.disposing) return;
+    this.seatKeeper?.due();
     const details = this.refreshStatus();
     const untilNext = details.nextTransitionAt === null ? Infinity : details.nextTransitionAt - details.at;
     this.watchTimer = this.scheduler.setTimeout(
@@ -608,8 +776,14 @@ export class LicenseClientCore<Config = unknown> {
       pendingOffline: this.pendingOffline,
       certificates: [...this.keys.certified.values()].map((c) => c.text),
       revokedAt: this.revokedAt,
+      borrowedLease: this.borrowedToken(),
     });
     this.write(() => this.options.storage.writeState(text));
+  }
+
+  private borrowedToken() {
+    const lease = this.seatKeeper ? this.seatKeeper.lease : this.restoredLease;
+    return lease?.borrowedUntil != null && this.clock() < lease.expiresAt ? lease.token : null;
   }
 
   /** Storage writes run one after another, in order; a failure is logged, never thrown at the caller. */
@@ -620,6 +794,18 @@ export class LicenseClientCore<Config = unknown> {
   }
 
   private emitIfChanged(status: ClientStatus) {
+    const seat = this.seatAt(this.clock());
+    const seatText = JSON.stringify(seat);
+    if (this.settled && seat && seatText !== this.lastSeat) {
+      this.lastSeat = seatText;
+      for (const listener of [...this.seatListeners]) {
+        try {
+          listener(seat);
+        } catch (error) {
+          this.log("warn", `A seat listener threw: ${(error as Error)?.message ?? String(error)}`);
+        }
+      }
+    }
     const previous = this.lastStatus;
     if (!this.settled || status === previous) return;
     this.lastStatus = status;
@@ -683,5 +869,7 @@ function refusalText({ reason, error, machines, retryAt }: Refusal): {
         reason,
         message: `The license is bound to another machine or awaits a rebind (${error.code}): ${error.message}`,
       };
+    case "no-seat":
+      return { reason, message: error.message };
   }
 }

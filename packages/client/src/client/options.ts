@@ -1,9 +1,11 @@
 import type { PublicKeyInput } from "../crypto/verify.ts";
-import type { ApiFailure, Machine } from "../http/server-api.ts";
+import type { ApiFailure, LeaseHolder, Machine } from "../http/server-api.ts";
+import type { SeatModel } from "@licensing/protocol";
 import type { MarkerProblem } from "../license/marker-check.ts";
 import type { FingerprintMatchMode, HwBindingMode, TokenConfig } from "../license/types.ts";
 import type { ClientStatus, StatusDetails } from "../status/derive-status.ts";
 import type { ComponentValues } from "./components.ts";
+import type { Seat } from "./seat.ts";
 import type { ClientLogger } from "./connection.ts";
 import type { Scheduler } from "./scheduler.ts";
 import type { FingerprintVersion } from "./state.ts";
@@ -63,8 +65,15 @@ export interface ClientStatusDetails extends StatusDetails {
   activationId: string | null;
   /** With `reason` `seat-limit` (or a refusal for seats behind a cached marker): the machines holding them. */
   machines: Machine[] | null;
-  /** With a `device-budget` refusal: when a new device may activate (epoch ms); the client retries then. */
+  /**
+   * With a `device-budget` refusal: when a new device may activate (epoch ms); with `no-seat`: when the
+   * first leased seat may free. The client retries then.
+   */
   retryAt: number | null;
+  /** A floating license's seat (decision 0052); null for a node-locked license. */
+  seat: Seat | null;
+  /** With `no-seat`: the machines holding the seats (name, since, until), soonest to free first. */
+  holders: LeaseHolder[] | null;
   /** Why the cached or the last received marker was not trusted; null when it was (or there was none). */
   markerProblem: MarkerProblem | null;
   /** When the server last answered a call successfully (clock time), in this process. */
@@ -95,6 +104,11 @@ export interface LicenseInfo {
    * `fuzzy`, `loose`); `fuzzy` for a token signed before licenses carried it.
    */
   fingerprintMatch: FingerprintMatchMode;
+  /** `floating`: a seat is leased while the program runs (decision 0052); `nodeLocked` for older tokens. */
+  seatModel: SeatModel;
+  /** A floating license's lease length and most borrowing days; null for a node-locked one. */
+  leaseSeconds: number | null;
+  maxBorrowDays: number | null;
   config: TokenConfig;
 }
 

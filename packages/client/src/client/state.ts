@@ -30,6 +30,11 @@ export interface ClientState {
    * `Revoked` across restarts. Written only for `licenseId`.
    */
   revokedAt?: number | null;
+  /**
+   * The token of the lease this machine borrowed (a floating license, decision 0052), so that it works
+   * offline after a restart until the borrow ends; verified again on start.
+   */
+  borrowedLease?: string | null;
 }
 
 export interface PendingOffline {
@@ -53,6 +58,7 @@ export const serializeState = (state: ClientState) =>
     ...(state.pendingOffline ? { pendingOffline: state.pendingOffline } : {}),
     ...(state.certificates?.length ? { certificates: state.certificates } : {}),
     ...(state.revokedAt ? { revokedAt: state.revokedAt } : {}),
+    ...(state.borrowedLease ? { borrowedLease: state.borrowedLease } : {}),
   })}\n`;
 
 function pendingOf(v: unknown): PendingOffline | null {
@@ -82,5 +88,7 @@ export function parseState(text: string | null): ClientState | null {
       ? r.certificates.filter((c): c is string => typeof c === "string" && c.length <= 4096).slice(0, 16)
       : [],
     revokedAt: finite(r.revokedAt) ? r.revokedAt : null,
+    borrowedLease:
+      typeof r.borrowedLease === "string" && r.borrowedLease.length <= 4096 ? r.borrowedLease : null,
   };
 }

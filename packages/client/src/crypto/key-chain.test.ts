@@ -1,10 +1,17 @@
 import chain from "@licensing/protocol/vectors/key-chain.json" with { type: "json" };
+import leaseVector from "@licensing/protocol/vectors/lease-token.json" with { type: "json" };
 import revocationVector from "@licensing/protocol/vectors/revocation.json" with { type: "json" };
 import { describe, expect, it } from "vitest";
 import { checkLicenseFile } from "../license/license-file.ts";
 import { checkMarker } from "../license/marker-check.ts";
 import { addCertificate, trustedKeys } from "./key-chain.ts";
-import { verifyLicenseToken, verifyMarker, verifyRevocation, verifyRevocationList } from "./verify.ts";
+import {
+  verifyLeaseToken,
+  verifyLicenseToken,
+  verifyMarker,
+  verifyRevocation,
+  verifyRevocationList,
+} from "./verify.ts";
 
 // The golden vectors of the key chain (decision 0049), through the SDK's own verification: a program built
 // with the root key alone.
@@ -24,6 +31,17 @@ describe("a key the root certified", () => {
     expect(token.ok && token.token.claims).toEqual(chain.claims);
     expect(await verifyMarker(chain.marker, keys)).toEqual({ ok: true, payload: chain.markerPayload });
     expect((await checkMarker(chain.marker, keys, owner)).ok).toBe(true);
+  });
+
+  it("verifies a lease token of a rotated key through its certificate, and the root's without one", async () => {
+    const keys = root();
+    expect(await verifyLeaseToken(leaseVector.chain.leaseToken, keys)).toBeNull();
+    expect(await addCertificate(keys, leaseVector.chain.certificate)).toBe(true);
+    expect(await verifyLeaseToken(leaseVector.chain.leaseToken, keys)).toEqual(leaseVector.chain.payload);
+    expect(await verifyLeaseToken(leaseVector.leaseToken, keys)).toEqual(leaseVector.payload);
+    // Never a marker, and a marker never a lease token.
+    expect((await verifyMarker(leaseVector.leaseToken, keys)).ok).toBe(false);
+    expect(await verifyLeaseToken(chain.marker, keys)).toBeNull();
   });
 
   it("comes in the license file's envelope", async () => {

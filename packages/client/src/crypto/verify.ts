@@ -1,7 +1,9 @@
 import {
   decodeBase64urlStrict,
   decodeJsonSegment,
+  decodeLeaseToken,
   decodeMarker,
+  type LeaseTokenPayload,
   decodeRevocation,
   decodeRevocationList,
   decodeToken,
@@ -57,6 +59,23 @@ export async function verifyMarker(
     return { ok: false, reason: "signature-invalid" };
   const parsed = decodeMarker(marker.trim());
   return parsed.ok ? { ok: true, payload: parsed.marker.payload } : { ok: false, reason: "malformed" };
+}
+
+/**
+ * Verifies a lease token (decision 0048) through the chain exactly as a marker: by the configured key, or
+ * by the certified key its `kid` names, for what it signed (`iat`) within that key's certificate.
+ */
+export async function verifyLeaseToken(
+  text: string,
+  keys: VerificationKeys,
+): Promise<LeaseTokenPayload | null> {
+  const segments = text.trim().split(".");
+  const signature = segments.length === 2 ? decodeBase64urlStrict(segments[1]!) : null;
+  if (!signature || signature.length !== 64) return null;
+  const raw = decodeJsonSegment(segments[0]!);
+  if (!(await signedByTrusted(trustedKeys(keys), raw?.kid, raw?.iat, signature, segments[0]!))) return null;
+  const parsed = decodeLeaseToken(text.trim());
+  return parsed.ok ? parsed.lease.payload : null;
 }
 
 /** A signed document verified through the chain: the certificate in its header (`crt`) first. */

@@ -53,6 +53,8 @@ export const LIBRARY_ERROR_CODES = [
   "response.invalid",
   /** The server's marker does not verify with the configured key, or is another machine's. */
   "marker.rejected",
+  /** The server's lease token does not verify with the configured key, or is another machine's. */
+  "lease.rejected",
 ] as const;
 
 export const CLIENT_ERROR_CODES = [...SERVER_ERROR_CODES, ...LIBRARY_ERROR_CODES] as const;

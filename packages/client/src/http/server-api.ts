@@ -25,6 +25,29 @@ export interface ApiFailure {
   retryAt?: number;
   /** `license.revoked`: the signed revocation, which the client verifies before it believes it. */
   revocation?: string;
+  /** `lease.seats_exhausted`: the machines holding the floating license's seats, soonest to free first. */
+  holders?: LeaseHolder[];
+}
+
+/** A machine holding a seat of a floating license, as a `lease.seats_exhausted` refusal lists it. */
+export interface LeaseHolder {
+  /** The name the machine activated with; null when it sent none. */
+  machineName: string | null;
+  /** Since when it holds the seat (epoch ms). */
+  acquiredAt: number;
+  /** When its lease ends unless renewed (epoch ms). */
+  expiresAt: number;
+}
+
+/** A lease of a floating license, as the server answers an acquire, a renew or a borrow (decision 0048). */
+export interface Lease {
+  leaseId: string;
+  /** Epoch ms. */
+  expiresAt: number;
+  renewAfterSeconds: number;
+  leaseToken: string;
+  certificate?: string | undefined;
+  licenseCertificate?: string | undefined;
 }
 
 /** A call that did not succeed, thrown by the methods that return the server's data (`listMachines`). */
@@ -98,6 +121,27 @@ export const serviceBase = (serverUrl: string) =>
     .replace(/\/+$/, "");
 
 const time = (value: unknown) => (typeof value === "string" ? Date.parse(value) : NaN);
+
+function readHolders(value: unknown): LeaseHolder[] | null {
+  if (!Array.isArray(value)) return null;
+  const holders = (value as Array<Record<string, unknown> | null>).map((item) => ({
+    machineName: typeof item?.machineName === "string" ? item.machineName : null,
+    acquiredAt: time(item?.acquiredAt),
+    expiresAt: time(item?.expiresAt),
+  }));
+  return holders.some((h) => Number.isNaN(h.acquiredAt + h.expiresAt)) ? null : holders;
+}
+
+function readLease(value: unknown): Lease | null {
+  const v = value as Record<string, unknown> | null;
+  const expiresAt = time(v?.expiresAt);
+  return typeof v?.leaseId === "string" &&
+    typeof v.leaseToken === "string" &&
+    typeof v.renewAfterSeconds === "number" &&
+    !Number.isNaN(expiresAt)
+    ? ({ ...v, expiresAt } as unknown as Lease)
+    : null;
+}
 
 function readMachines(value: unknown): Machine[] | null {
   if (!Array.isArray(value)) return null;
@@ -181,6 +225,24 @@ export class ServerApi {
     return this.call("deactivate", true, { licenseKey: this.options.licenseKey, activationId }, () => true);
   }
 
+  /** The lease calls of a floating license (decision 0048), signed like a heartbeat. */
+  acquireLease = (activationId: string) =>
+    this.call("leases", true, { licenseKey: this.options.licenseKey, activationId }, readLease);
+
+  renewLease = (leaseId: string) =>
+    this.call("leases/renew", true, { licenseKey: this.options.licenseKey, leaseId }, readLease);
+
+  borrowLease = (leaseId: string, until: number) =>
+    this.call(
+      "leases/borrow",
+      true,
+      { licenseKey: this.options.licenseKey, leaseId, until: new Date(until).toISOString() },
+      readLease,
+    );
+
+  releaseLease = (leaseId: string) =>
+    this.call("leases/release", true, { licenseKey: this.options.licenseKey, leaseId }, () => true);
+
   private async call<T>(
     name: string,
     signed: boolean,
@@ -255,9 +317,11 @@ export class ServerApi {
       machines: unknown;
       retryAt: unknown;
       revocation: unknown;
+      holders: unknown;
     }> | null;
     const known = response.ok ? null : typeof error?.code === "string" ? error : null;
     const machines = readMachines(known?.machines);
+    const holders = readHolders(known?.holders);
     const retryAt = time(known?.retryAt);
     return {
       ok: false,
@@ -272,6 +336,7 @@ export class ServerApi {
           serverTime ?? this.options.clock(),
         ),
         ...(machines ? { machines } : {}),
+        ...(holders ? { holders } : {}),
         ...(Number.isNaN(retryAt) ? {} : { retryAt }),
         ...(typeof known?.revocation === "string" ? { revocation: known.revocation } : {}),
       },

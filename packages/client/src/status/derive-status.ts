@@ -24,7 +24,13 @@ export type LicenseProblem =
  * every seat in use, too many new devices in the license's window, a license not Active (revoked,
  * suspended, expired), a license bound to another machine (or released and awaiting a rebind).
  */
-export type RefusalReason = "seat-limit" | "device-budget" | "license-not-active" | "device-changed";
+export type RefusalReason =
+  | "seat-limit"
+  | "device-budget"
+  | "license-not-active"
+  | "device-changed"
+  /** A floating license whose seats are all leased (decision 0052): `holders` and `retryAt` say more. */
+  | "no-seat";
 
 export type StatusReason =
   | LicenseProblem
@@ -46,7 +52,15 @@ export type StatusReason =
   /** The offline certificate's end has passed (no grace period: the date was agreed in advance). */
   | "offline-expired"
   /** A verified revocation of this license (immediate revocation, decision 0049). */
-  | "revoked";
+  | "revoked"
+  /** A floating license (decision 0052): a verified lease of this machine has not ended yet. */
+  | "lease-held"
+  /** The same, borrowed for offline work. */
+  | "lease-borrowed"
+  /** A floating license whose lease ended without a renewal (no grace period: borrowing is for offline). */
+  | "lease-expired"
+  /** A floating license without a lease, and no answer that says why (yet). */
+  | "no-lease";
 
 export interface StatusInputs {
   /** The verified token's hard expiry (epoch ms), or why there is no verified token. */
@@ -62,6 +76,11 @@ export interface StatusInputs {
   observedAt?: number | null;
   /** When the license was revoked (epoch ms), from a verified revocation; absent or null when it was not. */
   revokedAt?: number | null;
+  /**
+   * Set for a floating license (decision 0052): its lease, verified (epoch ms), or null when it holds
+   * none. A lease replaces the marker: the status is Active while it lasts, then Expired, with no grace.
+   */
+  lease?: { expiresAt: number; borrowed: boolean } | null;
 }
 
 export interface StatusDetails {
@@ -86,6 +105,8 @@ export interface StatusDetails {
   graceEndsAt: number | null;
   /** The offline certificate's end, when the machine was activated offline. */
   certificateExpiresAt: number | null;
+  /** A floating license's lease end (renewed or borrowed), when it holds one. */
+  leaseExpiresAt: number | null;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -113,6 +134,7 @@ export function deriveStatus(inputs: StatusInputs, now: number): StatusDetails {
     markerExpiresAt: marker?.expiresAt ?? null,
     graceEndsAt: marker ? marker.expiresAt + GRACE_PERIOD_MS : null,
     certificateExpiresAt: inputs.certificate?.expiresAt ?? null,
+    leaseExpiresAt: inputs.lease?.expiresAt ?? null,
   };
   const settled = (status: ClientStatus, reason: StatusReason, message: string): StatusDetails => ({
     status,
@@ -153,6 +175,23 @@ export function deriveStatus(inputs: StatusInputs, now: number): StatusDetails {
       nextStatus: "Expired",
       ...base,
     };
+  }
+  const { lease } = inputs;
+  if (lease !== undefined) {
+    if (lease && at < lease.expiresAt) {
+      const end = Math.min(lease.expiresAt, tokenExpiresAt);
+      return {
+        status: "Active",
+        reason: lease.borrowed ? "lease-borrowed" : "lease-held",
+        message: `${lease.borrowed ? "Borrowed" : "Leased"} seat until ${iso(end)}`,
+        nextTransitionAt: end,
+        nextStatus: "Expired",
+        ...base,
+      };
+    }
+    return lease
+      ? settled("Expired", "lease-expired", `The seat's lease ended at ${iso(lease.expiresAt)}`)
+      : settled("Expired", "no-lease", "No seat leased yet");
   }
   if (!marker) {
     return settled(

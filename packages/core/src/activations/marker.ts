@@ -48,6 +48,31 @@ export async function licenseKeyFacts(executor: Executor, keyId: string): Promis
 }
 
 /**
+ * Who signs what the server hands a machine of a license now (its markers and lease tokens): the key that
+ * signed the license token, or, once that key is retired (it signs nothing), the template's Active key. `kid`
+ * names the signer when it is not the root, and the certificates a program needs come with it: the
+ * signer's, and the retired key's ended one (decision 0049).
+ */
+export async function licenseSigner(deps: Deps, executor: Executor, licenseKey: LicenseKeyFacts) {
+  const key =
+    licenseKey.status === "Retired" ? await activeSigningKey(executor, licenseKey.templateId) : null;
+  const signer = key ?? licenseKey;
+  const privateKey =
+    deps.signingKeys.cached(signer.id) ??
+    deps.signingKeys.privateKey(signer.id, key?.privateKeySealed ?? (await sealedKey(executor, signer.id)));
+  const certificate = await certificateOf(deps, executor, signer);
+  const licenseCertificate = key ? await certificateOf(deps, executor, licenseKey) : null;
+  return {
+    privateKey,
+    kid: signer.isRoot ? undefined : signer.id,
+    certificates: {
+      ...(certificate === null ? {} : { certificate }),
+      ...(licenseCertificate === null ? {} : { licenseCertificate }),
+    },
+  };
+}
+
+/**
  * The offline marker (heartbeatToken) for an activation: valid for the license's offline days from now,
  * signed with the key that signed the license token, so a program that knows that key needs nothing more.
  * A retired key signs nothing: the template's Active key signs instead, the marker names it (`kid`) and
@@ -58,15 +83,7 @@ export async function issueMarker(
   executor: Executor,
   subject: MarkerSubject,
 ): Promise<IssuedMarker> {
-  const licenseKey = subject.signingKey;
-  const key =
-    licenseKey.status === "Retired" ? await activeSigningKey(executor, licenseKey.templateId) : null;
-  const signer = key ?? licenseKey;
-  const privateKey =
-    deps.signingKeys.cached(signer.id) ??
-    deps.signingKeys.privateKey(signer.id, key?.privateKeySealed ?? (await sealedKey(executor, signer.id)));
-  const certificate = await certificateOf(deps, executor, signer);
-  const licenseCertificate = key ? await certificateOf(deps, executor, licenseKey) : null;
+  const { privateKey, kid, certificates } = await licenseSigner(deps, executor, subject.signingKey);
   const now = deps.clock.now();
   const heartbeatToken = signMarker(
     {
@@ -75,25 +92,11 @@ export async function issueMarker(
       fp: subject.hwFingerprint,
       iat: unixSeconds(now),
       exp: unixSeconds(new Date(now.getTime() + subject.offlineDays * DAY)),
-      ...(signer.isRoot ? {} : { kid: signer.id }),
+      ...(kid === undefined ? {} : { kid }),
     },
     privateKey,
   );
-  return {
-    heartbeatToken,
-    ...(certificate === null ? {} : { certificate }),
-    ...(licenseCertificate === null ? {} : { licenseCertificate }),
-  };
-}
-
-/**
- * The private key that signed a license's token, which signs its lease tokens (decision 0048). Unlike a
- * marker's signer it is not replaced once retired: the lease token has no `kid` yet (see decision 0048).
- */
-export async function licensePrivateKey(deps: Deps, executor: Executor, keyId: string) {
-  return (
-    deps.signingKeys.cached(keyId) ?? deps.signingKeys.privateKey(keyId, await sealedKey(executor, keyId))
-  );
+  return { heartbeatToken, ...certificates };
 }
 
 async function sealedKey(executor: Executor, keyId: string) {

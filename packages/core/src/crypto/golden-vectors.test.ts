@@ -57,6 +57,13 @@ describe("golden vectors of @licensing/protocol", () => {
     );
   });
 
+  it("signs a lease token of a rotated key (kid after exp) byte for byte, through the key chain", () => {
+    const payload = leaseTokenVector.chain.payload as LeaseTokenPayload;
+    const third = keyFrom(chain.third.privateKeySeedHex, chain.third.publicKeyHex);
+    expect(signLeaseToken(payload, third)).toBe(leaseTokenVector.chain.leaseToken);
+    expect(leaseTokenVector.chain.certificate).toBe(chain.certificates.third);
+  });
+
   it("signs the lease token byte for byte and verifies it", () => {
     const payload = leaseTokenVector.payload as LeaseTokenPayload;
     expect(signLeaseToken(payload, privateKey)).toBe(leaseTokenVector.leaseToken);

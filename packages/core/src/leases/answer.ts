@@ -1,6 +1,6 @@
 import type { Executor } from "@licensing/db";
 import type { LeaseResponse } from "@licensing/contracts";
-import { licensePrivateKey } from "../activations/marker.ts";
+import { licenseKeyFacts, licenseSigner } from "../activations/marker.ts";
 import { unixSeconds } from "../crypto/license-token.ts";
 import { signLeaseToken } from "../crypto/lease-token.ts";
 import type { Deps } from "../deps.ts";
@@ -16,14 +16,18 @@ export interface LeaseSubject {
   signingKeyId: string;
 }
 
-/** The client API's answer for a lease: its expiry, when to renew, and its token signed now. */
+/**
+ * The client API's answer for a lease: its expiry, when to renew, and its token signed now by the key that
+ * signs the license's markers, through the key chain as a marker is (`kid`, and the certificates with the
+ * answer: decision 0049), so a retired key signs no lease token either.
+ */
 export async function leaseAnswer(
   deps: Deps,
   executor: Executor,
   lease: LeaseSubject,
 ): Promise<LeaseResponse> {
   const now = deps.clock.now();
-  const privateKey = await licensePrivateKey(deps, executor, lease.signingKeyId);
+  const signer = await licenseSigner(deps, executor, await licenseKeyFacts(executor, lease.signingKeyId));
   return {
     leaseId: lease.leaseId,
     expiresAt: lease.expiresAt.toISOString(),
@@ -37,8 +41,10 @@ export async function leaseAnswer(
         fp: lease.hwFingerprint,
         iat: unixSeconds(now),
         exp: unixSeconds(lease.expiresAt),
+        ...(signer.kid === undefined ? {} : { kid: signer.kid }),
       },
-      privateKey,
+      signer.privateKey,
     ),
+    ...signer.certificates,
   };
 }
