@@ -9,6 +9,7 @@ import {
   LicenseClientCore,
   OfflineActivationError,
   type ClientStatusDetails,
+  type Seat,
 } from "@licensing/client";
 import type { LicenseIssueResponse } from "@licensing/contracts";
 import type { Backend } from "../backend/backend.ts";
@@ -401,12 +402,13 @@ export class ScenarioRun {
         return ok(await this.forceRelease(step.machine ?? install.machine.name));
       case "borrow": {
         const until = this.clientNow(install) + step.for;
-        await leaseApi(this.running(install), "borrow").borrow(new Date(until));
-        return ok(`borrow(${new Date(until).toISOString()})`);
+        const seat = await this.running(install).borrow(until);
+        return ok(`borrow(${new Date(until).toISOString()}) → ${describeSeat(seat)}`);
       }
-      case "return-borrowed":
-        await leaseApi(this.running(install), "returnBorrowed").returnBorrowed();
-        return ok("returnBorrowed()");
+      case "return-borrowed": {
+        const seat = await this.running(install).returnBorrowed();
+        return ok(`returnBorrowed() → ${describeSeat(seat)}`);
+      }
       case "on":
         throw new SimulatorError("simulator.step", "on cannot be nested");
       case "expect": {
@@ -476,16 +478,21 @@ export class ScenarioRun {
         { status, reason },
       );
     });
-    // A floating license's seat taken or lost (an SDK with leases): a row at its time.
-    leaseApi(client).onSeatChange?.((seat) => {
+    // A floating seat taken, borrowed or lost: a row at its time (not each renewal, which moves only its end).
+    let seatState: Seat["state"] = "none";
+    client.onSeatChange((seat) => {
+      if (seat.state === seatState) return;
+      seatState = seat.state;
       if (!this.inAdvance) return;
       const who = install.name === null ? "" : `${install.name}: `;
+      const { status, reason } = client.statusDetails;
       this.record(
         "transition",
         `${who}seat ${describeSeat(seat)}`,
         null,
         { outcome: "ok", message: null },
         install,
+        { status, reason },
       );
     });
     install.client = client;
@@ -817,31 +824,13 @@ function signingKeyId(file: SignedFile, text: string): string | null {
   return typeof kid === "string" ? kid : null;
 }
 
-/**
- * The lease calls of an SDK with floating seats (decision 0048): `borrow(until)`, `returnBorrowed()`,
- * `onSeatChange(cb)`. Read by name so that a client without them says so instead of failing to build.
- */
-interface LeaseApi {
-  borrow(until: Date): Promise<unknown>;
-  returnBorrowed(): Promise<unknown>;
-  onSeatChange?: (listener: (seat: unknown) => void) => unknown;
-}
-
-function leaseApi(client: LicenseClientCore, needs?: "borrow" | "returnBorrowed"): LeaseApi {
-  const api = client as unknown as LeaseApi;
-  if (needs !== undefined && typeof api[needs] !== "function")
-    throw new SimulatorError("simulator.step", `this client library has no ${needs}() (floating seats)`);
-  return api;
-}
-
-/** A seat as onSeatChange reports it, in a few words. */
-function describeSeat(seat: unknown): string {
-  if (typeof seat !== "object" || seat === null) return String(seat);
-  const { state, reason, expiresAt } = seat as Record<string, unknown>;
-  const parts = [state ?? reason ?? "changed"];
-  if (typeof expiresAt === "number" || typeof expiresAt === "string")
-    parts.push(`until ${new Date(expiresAt).toISOString()}`);
-  return parts.map(String).join(" ");
+/** A floating seat as the SDK reports it (`onSeatChange`, `borrow`), in a few words. */
+function describeSeat(seat: Seat): string {
+  if (seat.state === "none")
+    return seat.holders === null
+      ? "none"
+      : `none: ${seat.holders.length} held${seat.retryAt === null ? "" : `, retry at ${new Date(seat.retryAt).toISOString()}`}`;
+  return `${seat.state} until ${new Date(seat.expiresAt!).toISOString()}`;
 }
 
 /** Runs one scenario; the backend is the caller's (opened and closed around it). */

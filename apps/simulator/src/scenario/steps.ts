@@ -12,6 +12,7 @@ export const ANCHORS = {
   "next-heartbeat": "nextHeartbeatAt",
   "retry-at": "retryAt",
   "certificate-exp": "certificateExpiresAt",
+  "lease-exp": "leaseExpiresAt",
 } as const;
 export type Anchor = keyof typeof ANCHORS;
 
@@ -308,7 +309,7 @@ export const STEP_SPECS: StepSpec[] = [
     name: "advance",
     usage: `advance <duration> | advance to <${Object.keys(ANCHORS).join("|")}> [±<duration>]`,
     summary:
-      "Time passes: the shared clock moves (server, sweepers and clients); heartbeats, retries and status changes happen on the way. `advance to marker-exp -1s` stops one second before the marker expires; `next-heartbeat` is the next heartbeat or activation attempt, `retry-at` when a device budget lets a new device in (the program's statusDetails).",
+      "Time passes: the shared clock moves (server, sweepers and clients); heartbeats, retries and status changes happen on the way. `advance to marker-exp -1s` stops one second before the marker expires; `next-heartbeat` is the next heartbeat or activation attempt, `retry-at` when a device budget lets a new device in or a floating seat may free, `lease-exp` when the floating seat's lease ends unless renewed (the program's statusDetails).",
     remote: "client-offline",
     perMachine: false,
     parse(args) {
