@@ -281,7 +281,7 @@ steps:
   - expect details.certificateExpiresAt 2026-01-31T00:00:00Z
   - expect requests 1
   - advance 3d
-  - expect requests 1 # its activation; nothing since it crashed
+  - expect requests 0
 `,
     );
     expect(result.events.filter((e) => e.outcome !== "ok")).toEqual([]);
