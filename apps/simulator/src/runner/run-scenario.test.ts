@@ -226,6 +226,34 @@ steps:
     expect(row("advance 1h").requests?.ok).toBeGreaterThanOrEqual(3);
   });
 
+  it("floating seats: a row when a seat is taken or lost, the panel's leases counted, a refused borrow is the server's error", async () => {
+    const result = await run(
+      backend,
+      `name: floating
+machine: office-a
+license: { seatModel: floating, leaseSeconds: 300, limits: { maxSeats: 1 } }
+steps:
+  - start
+  - expect leases 1
+  - on office-b start
+  - on office-b expect holders 1
+  - force-release
+  - on office-b restart
+  - on office-b expect status Active
+  - advance 2m
+  - expect holders 1
+  - on office-b borrow 1d
+`,
+    );
+    expect(result.error).toBe(
+      "line 14: on office-b borrow 1d: lease.borrow_not_allowed: The license allows no borrowing (maxBorrowDays is 0)",
+    );
+    expect(result.events.filter((e) => e.outcome === "failed")).toEqual([]);
+    const seatRows = result.events.filter((e) => e.kind === "transition" && e.step.includes("seat"));
+    // office-b took its seat in a step (start), office-a lost its own on the way, at its renew (410).
+    expect(seatRows.map((e) => [e.machine, e.step.split(":")[0]])).toEqual([[null, "seat none"]]);
+  });
+
   it("steps of a sleeping computer's program wait for wake; crash and force-release say what they lack", async () => {
     const stops = async (steps: string[]) =>
       (

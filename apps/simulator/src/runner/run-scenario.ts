@@ -7,6 +7,7 @@ import {
   fingerprintComponents,
   fingerprintOf,
   LicenseClientCore,
+  LicensingApiError,
   OfflineActivationError,
   type ClientStatusDetails,
   type Seat,
@@ -202,7 +203,7 @@ export class ScenarioRun {
         }
       } catch (error) {
         const message =
-          error instanceof SimulatorError
+          error instanceof SimulatorError || error instanceof LicensingApiError
             ? `${error.code}: ${error.message}`
             : String((error as Error).message);
         result = { outcome: "error", message };
