@@ -73,29 +73,7 @@ export {
   componentHashInput,
   type FingerprintComponent,
 } from "./components.ts";
-export {
-  MAX_OFFLINE_REQUEST_CHARS,
-  OFFLINE_ACTIVATION_TYP,
-  OFFLINE_LABELS,
-  OFFLINE_NONCE_PATTERN,
-  armor,
-  encodeOfflineReceiptBody,
-  encodeOfflineRequestBody,
-  encodeOfflineResponseSigningInput,
-  formatMacBlock,
-  formatOfflineResponse,
-  offlineMacInput,
-  parseOfflineReceipt,
-  parseOfflineRequest,
-  parseOfflineResponse,
-  unarmor,
-  type OfflineActivationClaims,
-  type OfflineActivationHeader,
-  type OfflineActivationRequest,
-  type OfflineDeactivationReceipt,
-  type OfflineLabel,
-  type OfflineParseFailure,
-} from "./offline.ts";
+// Air-gapped activation's formats are the `@licensing/protocol/offline` subpath (decision 0051).
 export {
   DOCUMENT_TYPES,
   decodeDocument,

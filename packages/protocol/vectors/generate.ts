@@ -10,16 +10,6 @@ import {
   componentHashInput,
   encodeBase64url,
   encodeLeaseTokenBody,
-  encodeOfflineReceiptBody,
-  encodeOfflineRequestBody,
-  encodeOfflineResponseSigningInput,
-  formatMacBlock,
-  formatOfflineResponse,
-  OFFLINE_LABELS,
-  offlineMacInput,
-  type OfflineActivationClaims,
-  type OfflineActivationRequest,
-  type OfflineDeactivationReceipt,
   encodeCertificateSigningInput,
   encodeMarkerBody,
   encodeRevocationListSigningInput,
@@ -36,6 +26,18 @@ import {
   type MarkerPayload,
   type TokenClaims,
 } from "../src/index.ts";
+import {
+  encodeOfflineReceiptBody,
+  encodeOfflineRequestBody,
+  encodeOfflineResponseSigningInput,
+  formatMacBlock,
+  formatOfflineResponse,
+  OFFLINE_LABELS,
+  offlineMacInput,
+  type OfflineActivationClaims,
+  type OfflineActivationRequest,
+  type OfflineDeactivationReceipt,
+} from "../src/offline.ts";
 
 const out = (name: string, value: unknown) =>
   writeFileSync(new URL(name, import.meta.url), `${JSON.stringify(value, null, 2)}\n`);

@@ -1,7 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { tables } from "@licensing/db";
 import { DAY, sweepers, verifyOfflineResponse } from "@licensing/core";
-import { OFFLINE_LABELS, armor, decodeJsonSegment, unarmor } from "@licensing/protocol";
+import { decodeJsonSegment } from "@licensing/protocol";
+import { OFFLINE_LABELS, armor, unarmor } from "@licensing/protocol/offline";
 import { describe, expect, it } from "vitest";
 import { createMember, createTokenClient } from "../testing/fixtures.ts";
 import { useClientApi } from "../testing/client-fixture.ts";

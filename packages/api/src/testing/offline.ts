@@ -1,13 +1,13 @@
 import { createHmac, randomBytes } from "node:crypto";
+import { type FingerprintComponent } from "@licensing/protocol";
 import {
   encodeOfflineReceiptBody,
   encodeOfflineRequestBody,
   formatMacBlock,
   OFFLINE_LABELS,
   offlineMacInput,
-  type FingerprintComponent,
   type OfflineLabel,
-} from "@licensing/protocol";
+} from "@licensing/protocol/offline";
 
 /** Air-gapped activation blocks made as the SDK makes them (decision 0050), for the server's tests. */
 

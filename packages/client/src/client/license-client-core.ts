@@ -1,17 +1,10 @@
 import type { FingerprintComponent } from "@licensing/protocol";
 import { addCertificate, trustedKeys, type TrustedKeys } from "../crypto/key-chain.ts";
-import { verifyLeaseToken, verifyRevocation, verifyRevocationList } from "../crypto/verify.ts";
+import { verifyRevocation, verifyRevocationList } from "../crypto/verify.ts";
 import { LicensingApiError, type Lease, type Machine } from "../http/server-api.ts";
 import type { LicenseCheck, VerifiedLicense } from "../license/license-file.ts";
 import { checkMarker, type MarkerProblem } from "../license/marker-check.ts";
-import {
-  checkCertificate,
-  newNonce,
-  offlineReceiptText,
-  offlineRequestText,
-  type CertificateProblem,
-  type TrustedCertificate,
-} from "../license/offline-certificate.ts";
+import type { CertificateProblem, TrustedCertificate } from "../license/offline-certificate.ts";
 import {
   deriveStatus,
   isUsable,
@@ -32,10 +25,14 @@ import type {
   StatusListener,
 } from "./options.ts";
 import { realScheduler, sleep, type Scheduler } from "./scheduler.ts";
-import { SeatKeeper, type HeldLease, type Seat, type SeatListener } from "./seat.ts";
+import type { HeldLease, Seat, SeatKeeper, SeatListener } from "./seat.ts";
 import { serializeState, type FingerprintVersion, type PendingOffline } from "./state.ts";
 
 const WATCH_INTERVAL_MS = 60_000;
+/** Air-gapped activation's code, loaded when first used (decision 0051). */
+const offline = () => import("../offline.ts");
+/** A floating license's lease code, loaded for a floating license only (decisions 0051, 0052). */
+const leases = () => import("./seat.ts");
 
 /**
  * The client library without Node built-ins (spec §4 "Client library behaviour"): verification, the status,
@@ -174,6 +171,7 @@ export class LicenseClientCore<Config = unknown> {
     });
     if (this.floating) {
       const connection = this.connection;
+      const { SeatKeeper } = await leases();
       this.seatKeeper = new SeatKeeper({
         api: connection.api,
         clock: this.clock,
@@ -284,27 +282,12 @@ export class LicenseClientCore<Config = unknown> {
     const { reason, message } = details;
     const connection = this.connection;
     if (!connection) return { reason, message };
-    if (reason === "no-lease" || reason === "lease-expired") {
-      const keeper = this.seatKeeper;
-      const full = keeper?.full;
-      if (full) {
-        const { holders, retryAt } = full;
-        return {
-          reason: "no-seat",
-          message: `Every seat of the floating license is leased (${holders.length} machines)${retryAt === null ? "" : `; the first may free at ${iso(retryAt)}, and the client asks again by then`}`,
-        };
-      }
-      const error = keeper?.lastError;
-      if (error?.code === "license.not_active" || connection.refusal?.reason === "license-not-active")
-        return refusalText(
-          connection.refusal ?? {
-            reason: "license-not-active",
-            error: error!,
-            machines: null,
-            retryAt: null,
-          },
-        );
-      return { reason, message: error ? `${message}: ${error.code}: ${error.message}` : message };
+    const keeper = this.seatKeeper;
+    if (keeper && (reason === "no-lease" || reason === "lease-expired")) {
+      const refusal = connection.refusal;
+      return refusal?.reason === "license-not-active"
+        ? refusalText(refusal)
+        : keeper.explain(reason, message);
     }
     if (reason === "marker-valid" && connection.reactivated) {
       return {
@@ -415,40 +398,21 @@ export class LicenseClientCore<Config = unknown> {
   }
 
   private seatAt(now: number): Seat | null {
-    if (!this.floating) return null;
-    const keeper = this.seatKeeper;
-    if (keeper) return keeper.seat(now);
-    const lease = this.restoredLease && now < this.restoredLease.expiresAt ? this.restoredLease : null;
-    return {
-      state: lease ? "borrowed" : "none",
-      leaseId: lease?.leaseId ?? null,
-      expiresAt: lease?.expiresAt ?? null,
-      borrowedUntil: lease?.borrowedUntil ?? null,
-      holders: null,
-      retryAt: null,
-    };
+    return this.floating ? (this.seatKeeper?.seat(now) ?? null) : null;
   }
 
-  /** A lease token is believed when it verifies through the chain and names this license, machine and activation. */
   private async checkLease(token: string, activationId: string | null, borrowed: boolean) {
-    const payload = await verifyLeaseToken(token, this.keys);
-    const claims = this.licenseCheck?.ok ? this.licenseCheck.license.claims : null;
-    if (
-      !payload ||
-      payload.lid !== claims?.lid ||
-      payload.fp !== this.fingerprint ||
-      (activationId !== null && payload.aid !== activationId)
-    ) {
+    const held = await (
+      await leases()
+    ).checkLeaseToken(
+      token,
+      this.keys,
+      { licenseId: this.requireLicense().claims.lid, fingerprint: this.fingerprint, activationId },
+      borrowed,
+    );
+    if (!held)
       this.log("warn", "A lease token was refused: not signed by a trusted key, or not this machine's");
-      return null;
-    }
-    const expiresAt = payload.exp * 1000;
-    return {
-      leaseId: payload.lsid,
-      token: token.trim(),
-      expiresAt,
-      borrowedUntil: borrowed ? expiresAt : null,
-    };
+    return held;
   }
 
   private async verifyLease(lease: Lease, activationId: string | null): Promise<HeldLease | null> {
@@ -544,6 +508,7 @@ export class LicenseClientCore<Config = unknown> {
    */
   async createOfflineActivationRequest(): Promise<string> {
     const license = await this.verifiedLicense();
+    const { newNonce, offlineRequestText } = await offline();
     const nonce = newNonce();
     const { text, droppedComponents } = await offlineRequestText(license.licenseKey, {
       lid: license.claims.lid,
@@ -577,7 +542,9 @@ export class LicenseClientCore<Config = unknown> {
   async applyOfflineActivation(response: string): Promise<ClientStatusDetails> {
     const license = await this.verifiedLicense();
     const pending = this.pendingOffline;
-    const checked = await checkCertificate(response, this.keys, {
+    const checked = await (
+      await offline()
+    ).checkCertificate(response, this.keys, {
       licenseId: license.claims.lid,
       fingerprint: this.fingerprint!,
       nonce: pending?.nonce ?? null,
@@ -610,7 +577,9 @@ export class LicenseClientCore<Config = unknown> {
     const certificate = this.certificate;
     if (!certificate) throw new Error("This machine holds no offline activation to deactivate");
     const { lid, aid, nonce } = certificate.claims;
-    const receipt = await offlineReceiptText(license.licenseKey, {
+    const receipt = await (
+      await offline()
+    ).offlineReceiptText(license.licenseKey, {
       lid,
       aid,
       nonce,

@@ -1,12 +1,7 @@
 import { addCertificate, trustedKeys, type TrustedKeys } from "../crypto/key-chain.ts";
 import { checkLicenseFile, type LicenseCheck } from "../license/license-file.ts";
 import { checkMarker, type MarkerProblem } from "../license/marker-check.ts";
-import {
-  checkCertificate,
-  isCertificateText,
-  type CertificateProblem,
-  type TrustedCertificate,
-} from "../license/offline-certificate.ts";
+import type { CertificateProblem, TrustedCertificate } from "../license/offline-certificate.ts";
 import type { MarkerPayload } from "../license/types.ts";
 import type { StatusInputs } from "../status/derive-status.ts";
 import { observe, type ObservedTime } from "../status/observed-time.ts";
@@ -95,7 +90,9 @@ export async function loadLocalLicense(
   let markerProblem: MarkerProblem | null = null;
   let certificate: TrustedCertificate | null = null;
   let certificateProblem: CertificateProblem | null = null;
-  if (markerText !== null && isCertificateText(markerText)) {
+  // A certificate (`LICENSE ACTIVATION`, decision 0050) rather than an online marker: its checks load then.
+  if (markerText?.includes("-----BEGIN LICENSE ACTIVATION-----")) {
+    const { checkCertificate } = await import("../offline.ts");
     const checked = await checkCertificate(markerText, trusted, { licenseId: claims.lid, fingerprint: fp });
     if (checked.ok) certificate = checked.certificate;
     else certificateProblem = checked.problem;

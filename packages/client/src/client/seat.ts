@@ -1,3 +1,5 @@
+import { verifyLeaseToken } from "../crypto/verify.ts";
+import type { TrustedKeys } from "../crypto/key-chain.ts";
 import { backoffDelay, jittered } from "../http/retry.ts";
 import {
   LicensingApiError,
@@ -54,6 +56,56 @@ export interface SeatOptions {
   afterTimer(): Promise<void>;
 }
 
+const time = (value: unknown) => (typeof value === "string" ? Date.parse(value) : NaN);
+
+function readHolders(value: unknown): LeaseHolder[] | null {
+  if (!Array.isArray(value)) return null;
+  const holders = (value as Array<Record<string, unknown> | null>).map((item) => ({
+    machineName: typeof item?.machineName === "string" ? item.machineName : null,
+    acquiredAt: time(item?.acquiredAt),
+    expiresAt: time(item?.expiresAt),
+  }));
+  return holders.some((h) => Number.isNaN(h.acquiredAt + h.expiresAt)) ? null : holders;
+}
+
+function readLease(value: unknown): Lease | null {
+  const v = value as Record<string, unknown> | null;
+  const expiresAt = time(v?.expiresAt);
+  return typeof v?.leaseId === "string" &&
+    typeof v.leaseToken === "string" &&
+    typeof v.renewAfterSeconds === "number" &&
+    !Number.isNaN(expiresAt)
+    ? ({ ...v, expiresAt } as unknown as Lease)
+    : null;
+}
+
+/**
+ * A lease token is believed when it verifies through the key chain and names this license, machine and
+ * (when known) activation; null otherwise.
+ */
+export async function checkLeaseToken(
+  token: string,
+  keys: TrustedKeys,
+  owner: { licenseId: string; fingerprint: string | null; activationId: string | null },
+  borrowed: boolean,
+): Promise<HeldLease | null> {
+  const payload = await verifyLeaseToken(token, keys);
+  if (
+    !payload ||
+    payload.lid !== owner.licenseId ||
+    payload.fp !== owner.fingerprint ||
+    (owner.activationId !== null && payload.aid !== owner.activationId)
+  )
+    return null;
+  const expiresAt = payload.exp * 1000;
+  return {
+    leaseId: payload.lsid,
+    token: token.trim(),
+    expiresAt,
+    borrowedUntil: borrowed ? expiresAt : null,
+  };
+}
+
 const RETRY_BASE_MS = 10_000;
 const RETRY_MAX_MS = 300_000;
 // A full pool is asked again this long after its `retryAt`, so the lease that ends then has surely ended.
@@ -95,6 +147,23 @@ export class SeatKeeper {
     };
   }
 
+  /** `statusDetails`' reason and message without a live lease: why, as far as the server said. */
+  explain(reason: "no-lease" | "lease-expired", message: string) {
+    const full = this.full;
+    const error = this.lastError;
+    if (full)
+      return {
+        reason: "no-seat" as const,
+        message: `Every seat of the floating license is leased (${full.holders.length} machines)${full.retryAt === null ? "" : `; the first may free at ${new Date(full.retryAt).toISOString()}, and the client asks again by then`}`,
+      };
+    if (error?.code === "license.not_active")
+      return {
+        reason: "license-not-active" as const,
+        message: `The license is not active: ${error.message}`,
+      };
+    return { reason, message: error ? `${message}: ${error.code}: ${error.message}` : message };
+  }
+
   /** Acquires (or renews the lease this machine holds) unless something is already on its way. */
   kick(): Promise<unknown> {
     if (this.stopped || this.timer !== null || this.busy) return this.busy ?? this.queue;
@@ -117,7 +186,11 @@ export class SeatKeeper {
     return this.run(async () => {
       const lease = this.live();
       if (!lease) throw new Error("This machine holds no seat to borrow");
-      const result = await this.o.api.borrowLease(lease.leaseId, until);
+      const result = await this.o.api.request(
+        "leases/borrow",
+        { leaseId: lease.leaseId, until: new Date(until).toISOString() },
+        readLease,
+      );
       if (!result.ok) {
         await this.handle(result, "Borrow");
         throw new LicensingApiError(result.error);
@@ -132,7 +205,7 @@ export class SeatKeeper {
     return this.run(async () => {
       const lease = this.live();
       if (lease?.borrowedUntil == null) throw new Error("This machine holds no borrowed seat");
-      const result = await this.o.api.releaseLease(lease.leaseId);
+      const result = await this.o.api.request("leases/release", { leaseId: lease.leaseId }, () => true);
       if (!result.ok) throw new LicensingApiError(result.error);
       this.lease = null;
       this.o.changed();
@@ -148,7 +221,7 @@ export class SeatKeeper {
     return this.run(async () => {
       const lease = this.live();
       if (!release || !lease || lease.borrowedUntil !== null) return;
-      const result = await this.o.api.releaseLease(lease.leaseId);
+      const result = await this.o.api.request("leases/release", { leaseId: lease.leaseId }, () => true);
       if (result.ok) this.lease = null;
     });
   }
@@ -167,14 +240,14 @@ export class SeatKeeper {
     const activationId = this.o.activationId();
     // Not activated yet: the client kicks again when an activation succeeds.
     if (activationId === null || this.stopped) return;
-    const result = await this.o.api.acquireLease(activationId);
+    const result = await this.o.api.request("leases", { activationId }, readLease);
     if (result.ok) return this.accept(result.value, false);
     return this.handle(result, "Acquire");
   }
 
   private async renew(): Promise<void> {
     const lease = this.lease!;
-    const result = await this.o.api.renewLease(lease.leaseId);
+    const result = await this.o.api.request("leases/renew", { leaseId: lease.leaseId }, readLease);
     if (result.ok) return this.accept(result.value, lease.borrowedUntil !== null);
     return this.handle(result, "Renew");
   }
@@ -223,7 +296,7 @@ export class SeatKeeper {
     };
     if (error.code === "lease.seats_exhausted") {
       this.lease = null;
-      this.full = { holders: error.holders ?? [], retryAt: error.retryAt ?? null };
+      this.full = { holders: readHolders(error.holders) ?? [], retryAt: error.retryAt ?? null };
       const untilRetryAt = (error.retryAt ?? now) - (result.serverTime ?? now) + RETRY_AT_MARGIN_MS;
       this.o.log("warn", `${what} refused: every seat is in use`);
       this.schedule(Math.max(Math.min(untilRetryAt, this.o.leaseMs / 3), error.retryAfterMs ?? 0, 1000));

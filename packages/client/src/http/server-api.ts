@@ -122,27 +122,6 @@ export const serviceBase = (serverUrl: string) =>
 
 const time = (value: unknown) => (typeof value === "string" ? Date.parse(value) : NaN);
 
-function readHolders(value: unknown): LeaseHolder[] | null {
-  if (!Array.isArray(value)) return null;
-  const holders = (value as Array<Record<string, unknown> | null>).map((item) => ({
-    machineName: typeof item?.machineName === "string" ? item.machineName : null,
-    acquiredAt: time(item?.acquiredAt),
-    expiresAt: time(item?.expiresAt),
-  }));
-  return holders.some((h) => Number.isNaN(h.acquiredAt + h.expiresAt)) ? null : holders;
-}
-
-function readLease(value: unknown): Lease | null {
-  const v = value as Record<string, unknown> | null;
-  const expiresAt = time(v?.expiresAt);
-  return typeof v?.leaseId === "string" &&
-    typeof v.leaseToken === "string" &&
-    typeof v.renewAfterSeconds === "number" &&
-    !Number.isNaN(expiresAt)
-    ? ({ ...v, expiresAt } as unknown as Lease)
-    : null;
-}
-
 function readMachines(value: unknown): Machine[] | null {
   if (!Array.isArray(value)) return null;
   const machines: Machine[] = [];
@@ -225,23 +204,10 @@ export class ServerApi {
     return this.call("deactivate", true, { licenseKey: this.options.licenseKey, activationId }, () => true);
   }
 
-  /** The lease calls of a floating license (decision 0048), signed like a heartbeat. */
-  acquireLease = (activationId: string) =>
-    this.call("leases", true, { licenseKey: this.options.licenseKey, activationId }, readLease);
-
-  renewLease = (leaseId: string) =>
-    this.call("leases/renew", true, { licenseKey: this.options.licenseKey, leaseId }, readLease);
-
-  borrowLease = (leaseId: string, until: number) =>
-    this.call(
-      "leases/borrow",
-      true,
-      { licenseKey: this.options.licenseKey, leaseId, until: new Date(until).toISOString() },
-      readLease,
-    );
-
-  releaseLease = (leaseId: string) =>
-    this.call("leases/release", true, { licenseKey: this.options.licenseKey, leaseId }, () => true);
+  /** A signed call of the client API (`name` after `/api/v1/client/`); `read` checks the answer. */
+  request<T>(name: string, body: Record<string, unknown>, read: (value: unknown) => T | null) {
+    return this.call(name, true, { licenseKey: this.options.licenseKey, ...body }, read);
+  }
 
   private async call<T>(
     name: string,
@@ -321,7 +287,6 @@ export class ServerApi {
     }> | null;
     const known = response.ok ? null : typeof error?.code === "string" ? error : null;
     const machines = readMachines(known?.machines);
-    const holders = readHolders(known?.holders);
     const retryAt = time(known?.retryAt);
     return {
       ok: false,
@@ -336,7 +301,8 @@ export class ServerApi {
           serverTime ?? this.options.clock(),
         ),
         ...(machines ? { machines } : {}),
-        ...(holders ? { holders } : {}),
+        // Read by the lease code, which loads only for a floating license.
+        ...(known?.holders ? { holders: known.holders as LeaseHolder[] } : {}),
         ...(Number.isNaN(retryAt) ? {} : { retryAt }),
         ...(typeof known?.revocation === "string" ? { revocation: known.revocation } : {}),
       },

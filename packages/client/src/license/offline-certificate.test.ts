@@ -1,5 +1,5 @@
 import offlineVector from "@licensing/protocol/vectors/offline.json" with { type: "json" };
-import { OFFLINE_LABELS, armor, unarmor } from "@licensing/protocol";
+import { OFFLINE_LABELS, armor, unarmor } from "@licensing/protocol/offline";
 import { describe, expect, it } from "vitest";
 import { toPublicKey } from "../crypto/verify.ts";
 import { checkCertificate, offlineReceiptText, offlineRequestText } from "./offline-certificate.ts";

@@ -1,9 +1,8 @@
+import { encodeBase64url, fromHex } from "@licensing/protocol";
 import {
-  encodeBase64url,
   encodeOfflineReceiptBody,
   encodeOfflineRequestBody,
   formatMacBlock,
-  fromHex,
   MAX_OFFLINE_REQUEST_CHARS,
   OFFLINE_LABELS,
   offlineMacInput,
@@ -12,7 +11,7 @@ import {
   type OfflineActivationRequest,
   type OfflineDeactivationReceipt,
   type OfflineLabel,
-} from "@licensing/protocol";
+} from "@licensing/protocol/offline";
 import { addCertificate, signedByTrusted, trustedKeys } from "../crypto/key-chain.ts";
 import type { VerificationKeys } from "../crypto/verify.ts";
 import { hmacSha256 } from "../crypto/web-crypto.ts";
@@ -42,10 +41,6 @@ export type CertificateProblem =
   | "other-request"
   /** Its end has passed. */
   | "expired";
-
-/** Whether `text` holds a certificate rather than an online marker (both live in the marker's slot). */
-export const isCertificateText = (text: string) =>
-  text.includes(`-----BEGIN ${OFFLINE_LABELS.response}-----`);
 
 /**
  * Verifies a response with the configured key and checks it is this license's and this machine's; with

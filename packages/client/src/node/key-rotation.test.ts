@@ -38,8 +38,11 @@ const rotate = async (templateId: string) =>
 const retire = (templateId: string, keyId: string) =>
   server.operator.api.templates.signingKeys.retire({ params: { id: templateId, keyId } });
 
-async function onDisk(target: { companyId: string; templateId: string }): Promise<LicenseOnDisk> {
-  const license = await issueLicense(server.operator, target, { offlineDays: 7 });
+async function onDisk(
+  target: { companyId: string; templateId: string },
+  terms: Parameters<typeof issueLicense>[2] = {},
+): Promise<LicenseOnDisk> {
+  const license = await issueLicense(server.operator, target, { offlineDays: 7, ...terms });
   const dir = await server.scratchDir();
   const path = join(dir, `${license.licenseKey}.lic`);
   const file = await server.operator.api.licenses.file({ params: { id: license.id } });
@@ -179,6 +182,42 @@ describe("retiring a key", () => {
     const offline = server.client(disk, { publicKey: root, fetch: offlineFetch });
     expect(await offline.initialize()).toBe(true);
     expect(offline.statusDetails).toMatchObject({ markerProblem: "signature-invalid", reason: "no-marker" });
+    await offline.dispose();
+  });
+});
+
+describe("the lease tokens of a floating license (decision 0048) go through the key chain", () => {
+  const leaseKid = (token: string) =>
+    JSON.parse(Buffer.from(token.split(".")[0]!, "base64url").toString()).kid as string | undefined;
+  const stateOf = async (path: string) => JSON.parse(await readFile(`${path}.state.json`, "utf8"));
+
+  it("signed by a rotated key (kid, certificate), and by the Active key once the license's key is retired", async () => {
+    const { target, root } = await product();
+    const second = await rotate(target.templateId);
+    const disk = await onDisk(target, {
+      seatModel: "floating",
+      maxBorrowDays: 7,
+      config: JSON.stringify({ features: [], limits: { maxSeats: 1 } }),
+    });
+    const client = server.client(disk, { publicKey: root });
+    expect(await client.initialize()).toBe(true);
+    expect(client.statusDetails).toMatchObject({ status: "Active", reason: "lease-held" });
+    // A borrow keeps the token in the state: it names the key that signed it.
+    await client.borrow(server.clock() + DAY);
+    expect(leaseKid((await stateOf(disk.path)).borrowedLease)).toBe(second.id);
+
+    const third = await rotate(target.templateId);
+    expect((await retire(target.templateId, second.id)).status).toBe(204);
+    const seat = await client.returnBorrowed();
+    expect(seat).toMatchObject({ state: "held" });
+    await client.borrow(server.clock() + DAY);
+    expect(leaseKid((await stateOf(disk.path)).borrowedLease)).toBe(third.id);
+    await client.dispose();
+
+    // Offline, the borrowed lease verifies through the certificates the state kept.
+    const offline = server.client(disk, { publicKey: root, fetch: offlineFetch });
+    expect(await offline.initialize()).toBe(true);
+    expect(offline.statusDetails).toMatchObject({ status: "Active", reason: "lease-borrowed" });
     await offline.dispose();
   });
 });

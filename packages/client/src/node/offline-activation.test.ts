@@ -2,7 +2,7 @@ import { access, readFile } from "node:fs/promises";
 import { encodeQR } from "qr";
 import decodeQR from "qr/decode.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OFFLINE_LABELS, armor, unarmor } from "@licensing/protocol";
+import { OFFLINE_LABELS, armor, unarmor } from "@licensing/protocol/offline";
 import {
   manualScheduler,
   startSdkTestServer,

@@ -108,7 +108,50 @@ describe("deriveStatus: the six rules at their boundaries", () => {
       markerExpiresAt: markerExp,
       graceEndsAt: markerExp + DAY,
       certificateExpiresAt: null,
+      leaseExpiresAt: null,
     });
+  });
+});
+
+describe("a floating license's lease (decision 0052)", () => {
+  const leaseExp = T0 + 900 * SECOND;
+  const leased = (lease: StatusInputs["lease"], licenseExp = T0 + 365 * DAY): StatusInputs => ({
+    license: { expiresAt: licenseExp },
+    // A marker does not count for a floating license: the lease does, with no grace period.
+    marker: { issuedAt: T0, expiresAt: markerExp },
+    lease,
+  });
+
+  it.each([
+    [
+      "held, its exp − 1 s",
+      leased({ expiresAt: leaseExp, borrowed: false }),
+      leaseExp - SECOND,
+      "Active",
+      "lease-held",
+    ],
+    ["borrowed", leased({ expiresAt: leaseExp, borrowed: true }), T0, "Active", "lease-borrowed"],
+    ["at its exp", leased({ expiresAt: leaseExp, borrowed: false }), leaseExp, "Expired", "lease-expired"],
+    ["none", leased(null), T0, "Expired", "no-lease"],
+    [
+      "past the token's exp",
+      leased({ expiresAt: leaseExp, borrowed: true }, T0),
+      T0,
+      "Expired",
+      "token-expired",
+    ],
+  ] as const)("%s", (_name, input, at, status, reason) => {
+    expect(deriveStatus(input, at)).toMatchObject({ status, reason });
+  });
+
+  it("ends Active at the lease's end, or the token's when that comes first", () => {
+    expect(deriveStatus(leased({ expiresAt: leaseExp, borrowed: false }), T0)).toMatchObject({
+      nextTransitionAt: leaseExp,
+      nextStatus: "Expired",
+      leaseExpiresAt: leaseExp,
+    });
+    const shortLicense = leased({ expiresAt: leaseExp, borrowed: true }, T0 + 60 * SECOND);
+    expect(deriveStatus(shortLicense, T0).nextTransitionAt).toBe(T0 + 60 * SECOND);
   });
 });
 

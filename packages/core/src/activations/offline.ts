@@ -12,7 +12,7 @@ import {
   parseOfflineRequest,
   type OfflineActivationRequest,
   type OfflineParseFailure,
-} from "@licensing/protocol";
+} from "@licensing/protocol/offline";
 import { recordAudit } from "../audit/record.ts";
 import type { Actor } from "../auth/actor.ts";
 import { DAY } from "../clock.ts";

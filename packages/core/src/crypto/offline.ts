@@ -6,7 +6,7 @@ import {
   type OfflineActivationClaims,
   type OfflineActivationHeader,
   type OfflineParseFailure,
-} from "@licensing/protocol";
+} from "@licensing/protocol/offline";
 import { publicKeyFromHex, signEd25519, verifyEd25519 } from "./ed25519.ts";
 import type { TokenSigner } from "./license-token.ts";
 
