@@ -472,6 +472,26 @@ steps:
     expect(result.error).toMatch(/^line 9: advance 1h: refused against --server-url/);
   });
 
+  it("a sleeping computer does not hold time still: its program asks the server nothing", async () => {
+    const result = await run(
+      backend,
+      `name: remote sleep
+steps:
+  - start
+  - sleep
+  - advance 2h
+  - expect requests 1
+  - wake
+  - advance 1h
+`,
+    );
+    expect(result.events.find((e) => e.step === "advance 2h")!.outcome).toBe("ok");
+    expect(result.events.find((e) => e.step === "expect requests 1")!.outcome).toBe("ok");
+    expect(result.error).toMatch(
+      /^line 8: advance 1h: refused against --server-url: while the client is online/,
+    );
+  });
+
   it("changes machines, resets from the panel and counts seats there too", async () => {
     const result = await run(
       backend,
