@@ -304,6 +304,29 @@ describe("refused activations", () => {
     expect(session.view()).toMatchObject({ status: "Active", reason: "marker-valid", machines: null });
   });
 
+  it("a floating license with every seat leased: no-seat, the holders by name, since and until, and retryAt", async () => {
+    const onDisk = await server.licenseFile({ seatModel: "floating", config: seats(1) });
+    const office = await server.otherMachine(onDisk, {
+      hwFingerprint: "machine-o",
+      machineName: "Office PC",
+    });
+    const officeEnds = office.seat!.expiresAt!;
+    const session = await server.session();
+    expect(await session.installFile(onDisk.path)).toEqual({ ok: true });
+    const view = session.view();
+    expect(view).toMatchObject({
+      status: "Expired",
+      reason: "no-seat",
+      usable: false,
+      holders: [{ name: "Office PC", since: expect.any(Number), until: expect.any(Number) }],
+      connection: { activated: true, lastError: { code: "lease.seats_exhausted" } },
+    });
+    // The server's times, to the millisecond; the lease token's end is whole seconds.
+    expect(Math.floor(view.holders![0]!.until / 1000)).toBe(officeEnds / 1000);
+    expect(view.retryAt).toBe(view.holders![0]!.until);
+    expect(JSON.stringify(view)).not.toContain(office.statusDetails.activationId!);
+  });
+
   it("another machine takes the freed seat first: seat.not_taken, and the list names it", async () => {
     const onDisk = await server.licenseFile({ config: seats(1) });
     await server.otherMachine(onDisk, { hwFingerprint: "machine-o", machineName: "Office PC" });

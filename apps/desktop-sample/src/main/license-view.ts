@@ -82,6 +82,12 @@ export function licenseView(input: {
         lastHeartbeatAt: machine.lastHeartbeatAt,
       })) ?? null,
     retryAt: details?.retryAt ?? null,
+    holders:
+      details?.holders?.map((holder) => ({
+        name: holder.machineName,
+        since: holder.acquiredAt,
+        until: holder.expiresAt,
+      })) ?? null,
     gating: {
       exportUnlocked: usable && client!.hasFeature(GATED_FEATURE),
       maxProjects: usable && typeof maxProjects === "number" ? maxProjects : null,

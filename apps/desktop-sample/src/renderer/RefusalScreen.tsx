@@ -1,4 +1,4 @@
-import { Button, Group, Text } from "@mantine/core";
+import { Button, Group, Table, Text } from "@mantine/core";
 import type { LicenseView, StatusReason } from "../shared/bridge.ts";
 import { bridge } from "./bridge.ts";
 import { ErrorAlert } from "./ErrorAlert.tsx";
@@ -7,7 +7,7 @@ import { RefusalCard } from "./RefusalCard.tsx";
 import { SeatLimitScreen } from "./SeatLimitScreen.tsx";
 import { useAction } from "./use-action.ts";
 
-const REFUSALS = ["seat-limit", "device-budget", "license-not-active", "device-changed"] as const;
+const REFUSALS = ["seat-limit", "device-budget", "license-not-active", "device-changed", "no-seat"] as const;
 type Refusal = (typeof REFUSALS)[number];
 
 /** The server refused this machine and no marker lets it work meanwhile: the reason has a screen of its own. */
@@ -21,6 +21,8 @@ export function RefusalScreen({ view, now }: { view: LicenseView & { reason: Ref
       return <SeatLimitScreen view={view} now={now} />;
     case "device-budget":
       return <DeviceBudgetScreen view={view} now={now} />;
+    case "no-seat":
+      return <NoSeatScreen view={view} now={now} />;
     case "license-not-active":
       return (
         <RefusalCard view={view} title="License not active">
@@ -63,6 +65,49 @@ function DeviceBudgetScreen({ view, now }: { view: LicenseView; now: number }) {
         </Text>
       )}
       <Actions />
+    </RefusalCard>
+  );
+}
+
+/**
+ * A floating license with every seat leased (decision 0052): who holds them, since and until when, and
+ * when the app asks again. The main process pushes a new view when a seat frees and this app takes it.
+ */
+function NoSeatScreen({ view, now }: { view: LicenseView; now: number }) {
+  const { retryAt, holders } = view;
+  return (
+    <RefusalCard view={view} title="No free seat">
+      <Text>
+        Every shared seat of this license is in use on other computers. Acme Editor takes the first seat that
+        frees on its own: leave it open.
+      </Text>
+      {holders && holders.length > 0 && (
+        <Table data-testid="seat-holders" aria-label="Computers using the seats">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Computer</Table.Th>
+              <Table.Th>Since</Table.Th>
+              <Table.Th>Until</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {holders.map((holder, index) => (
+              <Table.Tr key={index}>
+                <Table.Td>{holder.name ?? "Unnamed computer"}</Table.Td>
+                <Table.Td>{formatDate(holder.since)}</Table.Td>
+                <Table.Td>{formatDate(holder.until)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      {retryAt !== null && (
+        <Text fw={600} data-testid="retry-at">
+          {retryAt > now
+            ? `Trying again at ${formatDate(retryAt)}, in ${formatCountdown(retryAt - now)}`
+            : "Trying again now"}
+        </Text>
+      )}
     </RefusalCard>
   );
 }

@@ -22,4 +22,9 @@ export const REASON_LABELS: Record<StatusReason, string> = {
   "offline-activated": "Activated without internet",
   "offline-expired": "The activation without internet has ended",
   revoked: "The license was revoked (a signed revocation from the vendor)",
+  "lease-held": "Using one of the license's shared seats",
+  "lease-borrowed": "A shared seat borrowed for offline work",
+  "lease-expired": "The shared seat ran out (no contact with the licensing server)",
+  "no-lease": "Waiting for a shared seat",
+  "no-seat": "No free seat: every shared seat is in use",
 };

@@ -372,6 +372,24 @@ describe.skipIf(!browserPath)("refused activations", () => {
     await page.context().close();
   });
 
+  it("no free seat (a floating license): who holds the seats since and until when, and the wait", async () => {
+    const page = await open(views.noSeat, { clockAt: views.noSeat.at });
+    await page.getByRole("heading", { name: "No free seat" }).waitFor();
+    const rows = await page.getByTestId("seat-holders").locator("tbody tr").allTextContents();
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toContain("OFFICE-PC-12");
+    expect(rows[1]).toContain("Unnamed computer");
+    const retryAt = page.getByTestId("retry-at");
+    expect(await retryAt.textContent()).toMatch(/^Trying again at 23 Nov 2026, 09:10, in \d+ min \d\d s$/);
+    expect(await unlabelledControls(page)).toEqual([]);
+    await screenshot(page, "no-seat");
+    // The seat frees and this app takes it: the main process pushes the Active view.
+    await push(page, views.active);
+    await expect.poll(() => page.getByTestId("status-badge").textContent(), PATIENCE).toBe("Active");
+    expect(await page.getByRole("heading", { name: "No free seat" }).count()).toBe(0);
+    await page.context().close();
+  });
+
   it("device budget: says when the app activates on its own, counting down", async () => {
     const page = await open(views.deviceBudget, { clockAt: views.deviceBudget.at });
     await page.getByRole("heading", { name: "Too many new computers" }).waitFor();

@@ -36,6 +36,16 @@ export interface MachineView {
   lastHeartbeatAt: number | null;
 }
 
+/** A machine holding a seat of a floating license, as the "no free seat" screen lists it (no id). */
+export interface SeatHolderView {
+  /** The name the machine gave on activation; null when it gave none. */
+  name: string | null;
+  /** Since when it holds the seat (epoch ms). */
+  since: number;
+  /** When its lease ends unless renewed (epoch ms). */
+  until: number;
+}
+
 /** Air-gapped activation (decision 0050): what the "Activate without internet" path shows. */
 export interface OfflineView {
   /**
@@ -92,8 +102,13 @@ export interface LicenseView {
   };
   /** After a refusal for seats (`reason` `seat-limit`): the machines holding them; otherwise null. */
   machines: MachineView[] | null;
-  /** After a refusal for the device budget (`reason` `device-budget`): when this machine may activate. */
+  /**
+   * After a refusal for the device budget (`reason` `device-budget`): when this machine may activate; with
+   * `no-seat` (a floating license): when the first seat may free, and the app asks again.
+   */
   retryAt: number | null;
+  /** With `no-seat`: the machines holding the floating license's seats, soonest to free first. */
+  holders: SeatHolderView[] | null;
   gating: { exportUnlocked: boolean; maxProjects: number | null };
   offline: OfflineView;
   qa: { enabled: boolean; network: NetworkMode; clockOffsetMs: number };

@@ -49,6 +49,7 @@ const base: LicenseView = {
   },
   machines: null,
   retryAt: null,
+  holders: null,
   gating: { exportUnlocked: true, maxProjects: 5 },
   offline: { request: null, certificateExpiresAt: null, receipt: null },
   qa: { enabled: false, network: "online", clockOffsetMs: 0 },
@@ -210,6 +211,24 @@ export const views = {
         activatedAt: T0 - 3 * DAY,
         lastHeartbeatAt: null,
       },
+    ],
+  },
+  /** A floating license with both seats leased elsewhere: the "no free seat" screen lists them. */
+  noSeat: {
+    ...refused(
+      "no-seat",
+      "Every seat of the floating license is leased (2 machines); the first may free at 2026-11-23T09:10:00.000Z, and the client asks again by then",
+      {
+        code: "lease.seats_exhausted",
+        message: "All 2 seats of the license are leased",
+        status: 409,
+      },
+      true,
+    ),
+    retryAt: T0 + 10 * 60_000,
+    holders: [
+      { name: "OFFICE-PC-12", since: T0 - 2 * HOUR, until: T0 + 10 * 60_000 },
+      { name: null, since: T0 - 30 * 60_000, until: T0 + 14 * 60_000 },
     ],
   },
   /** Too many new devices lately: this machine may activate in 12 days. */

@@ -7,7 +7,11 @@ import keyVectors from "@licensing/protocol/vectors/license-keys.json" with { ty
 import leaseTokenVector from "@licensing/protocol/vectors/lease-token.json" with { type: "json" };
 import markerVector from "@licensing/protocol/vectors/marker.json" with { type: "json" };
 import offlineVector from "@licensing/protocol/vectors/offline.json" with { type: "json" };
-import { parseOfflineReceipt, parseOfflineRequest, type OfflineActivationClaims } from "@licensing/protocol/offline";
+import {
+  parseOfflineReceipt,
+  parseOfflineRequest,
+  type OfflineActivationClaims,
+} from "@licensing/protocol/offline";
 import revocationVector from "@licensing/protocol/vectors/revocation.json" with { type: "json" };
 import signatureVectors from "@licensing/protocol/vectors/signatures.json" with { type: "json" };
 import tokenVector from "@licensing/protocol/vectors/token.json" with { type: "json" };
