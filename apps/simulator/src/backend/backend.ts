@@ -2,6 +2,7 @@ import type {
   ActivationResponse,
   HwBinding,
   LicenseIssueResponse,
+  LicenseLeaseResponse,
   OfflineActivationResult,
   OfflineDeactivationResult,
   RevocationListResponse,
@@ -57,6 +58,7 @@ export class LicenseActions {
   issue(terms: LicenseTermsInput, fingerprint: string, now: number): Promise<LicenseIssueResponse> {
     const config = { ...terms.config, features: terms.features, limits: terms.limits };
     const { fingerprintMatch, maxNewDevicesPerWindow, newDeviceWindowDays, revocation } = terms;
+    const { seatModel, leaseSeconds, maxBorrowDays } = terms;
     return this.api.post<LicenseIssueResponse>("/licenses", {
       companyId: this.companyId,
       templateId: this.templateId,
@@ -71,6 +73,9 @@ export class LicenseActions {
       ...(maxNewDevicesPerWindow === undefined ? {} : { maxNewDevicesPerWindow }),
       ...(newDeviceWindowDays === undefined ? {} : { newDeviceWindowDays }),
       ...(revocation === undefined ? {} : { revocation }),
+      ...(seatModel === undefined ? {} : { seatModel }),
+      ...(leaseSeconds === undefined ? {} : { leaseSeconds }),
+      ...(maxBorrowDays === undefined ? {} : { maxBorrowDays }),
     });
   }
 
@@ -85,6 +90,10 @@ export class LicenseActions {
   activations = (id: string) => this.api.get<ActivationResponse[]>(`/licenses/${id}/activations`);
   resetActivation = (id: string, activationId: string) =>
     this.api.post(`/licenses/${id}/activations/${activationId}/reset`);
+  /** The live leases of a floating license (the panel's list), soonest to expire first. */
+  leases = (id: string) => this.api.get<LicenseLeaseResponse[]>(`/licenses/${id}/leases`);
+  /** An Admin releases a lease now (live or expired): its holder's next renew answers 410. */
+  forceRelease = (leaseId: string) => this.api.delete(`/leases/${leaseId}`);
   resetDeviceBudget = (id: string) => this.api.post(`/licenses/${id}/device-budget/reset`);
   rebind = (id: string, { fingerprint, binding }: Rebind) =>
     this.api.post(`/licenses/${id}/rebind`, {

@@ -43,6 +43,10 @@ export class PanelApi {
     return this.request<T>("POST", path, body);
   }
 
+  delete<T>(path: string) {
+    return this.request<T>("DELETE", path);
+  }
+
   /** A public endpoint of the client contour (`/api/v1/client`), unauthenticated, as a program calls it. */
   async client<T>(path: string): Promise<T> {
     const res = await this.send("GET", path, undefined, "/api/v1/client");

@@ -31,6 +31,16 @@ const context: ExpectContext = {
     activation("deactivated", 1),
     activation("active", 0),
   ],
+  serverLeases: async () => [
+    {
+      leaseId: "00000000-0000-4000-8000-0000000000a1",
+      activationId: "00000000-0000-4000-8000-000000000001",
+      machineName: "office-pc",
+      acquiredAt: "2026-01-01T00:00:00Z",
+      expiresAt: "2026-01-01T00:15:00Z",
+      borrowedUntil: null,
+    },
+  ],
   fingerprintOf: (machine) => (machine === "office-pc" ? "f".repeat(64) : "0".repeat(64)),
   requestsSinceLastCheck: () => 0,
   offline: {
@@ -67,6 +77,21 @@ describe("check", () => {
     expect(await run({ kind: "count", what: "heals", value: 1 })).toEqual({
       ok: false,
       message: "heals: expected 1, got 2",
+    });
+  });
+
+  it("counts the live leases the panel lists; holders need a running client", async () => {
+    expect(await run({ kind: "count", what: "leases", value: 1 })).toEqual({
+      ok: true,
+      message: "live leases = 1",
+    });
+    expect(await run({ kind: "count", what: "leases", value: 3 })).toEqual({
+      ok: false,
+      message: "live leases: expected 3, got 1",
+    });
+    expect(await run({ kind: "holders", value: 3 })).toEqual({
+      ok: false,
+      message: "no application is running: start it first",
     });
   });
 

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import { valueAtPath, type LicenseClientCore } from "@licensing/client";
-import type { ActivationResponse } from "@licensing/contracts";
+import type { ActivationResponse, LicenseLeaseResponse } from "@licensing/contracts";
 import { MachineFingerprint, type Count, type ExpectTarget, type SignedFile } from "../scenario/steps.ts";
 import type { OfflineExchange } from "./install.ts";
 
@@ -11,7 +11,7 @@ export interface Checked {
 
 const show = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
 
-const COUNTED: Record<Count, (activations: ActivationResponse[]) => number> = {
+const COUNTED: Record<Exclude<Count, "leases">, (activations: ActivationResponse[]) => number> = {
   seats: (activations) => activations.filter((a) => a.status === "active").length,
   activations: (activations) => activations.length,
   heals: (activations) => activations.reduce((sum, a) => sum + a.heals.length, 0),
@@ -40,6 +40,8 @@ export interface ExpectContext {
   serverLicense(): Promise<Record<string, unknown>>;
   /** The license's activations (GET /licenses/{id}/activations). */
   serverActivations(): Promise<ActivationResponse[]>;
+  /** The license's live leases (GET /licenses/{id}/leases). */
+  serverLeases(): Promise<LicenseLeaseResponse[]>;
   /** A machine's fingerprint now, as its SDK computes it. */
   fingerprintOf(machine: string): string;
   /** The requests this machine's program made since the previous call (or the start); each call starts anew. */
@@ -65,7 +67,9 @@ export async function check(target: ExpectTarget, context: ExpectContext): Promi
     return verdict(actual, target.value, `server.${target.path}`);
   }
   if (target.kind === "count")
-    return verdict(COUNTED[target.what](await context.serverActivations()), target.value, target.what);
+    return target.what === "leases"
+      ? verdict((await context.serverLeases()).length, target.value, "live leases")
+      : verdict(COUNTED[target.what](await context.serverActivations()), target.value, target.what);
   if (target.kind === "requests")
     return verdict(context.requestsSinceLastCheck(), target.value, "requests since the last count");
   if (target.kind === "signer") {
@@ -107,6 +111,11 @@ export async function check(target: ExpectTarget, context: ExpectContext): Promi
     }
     case "usable":
       return verdict(client.isUsable, target.value, "usable");
+    case "holders": {
+      // The machines holding the seats when this program found none; none while it holds one.
+      const holders = valueAtPath(client.statusDetails, "holders");
+      return verdict(Array.isArray(holders) ? holders.length : 0, target.value, "holders");
+    }
     case "initialized":
       return verdict(context.lastInitialize, target.value, "initialize()");
     case "feature": {

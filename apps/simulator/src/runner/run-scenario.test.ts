@@ -187,6 +187,136 @@ steps:
   });
 });
 
+describe("runScenario: crashes, sleeping computers and leases", () => {
+  let backend: Backend;
+  beforeAll(async () => {
+    backend = await startLocalServer();
+  });
+  afterAll(() => backend?.close());
+
+  it("a crashed program releases nothing and sets no timer; a sleeping computer makes no request until it wakes", async () => {
+    const result = await run(
+      backend,
+      `name: crash and sleep
+machine: office-pc
+license: { limits: { maxSeats: 2 } }
+steps:
+  - start
+  - on home-laptop start
+  - expect seats 2
+  - crash
+  - expect seats 2
+  - on home-laptop expect requests 1
+  - on home-laptop sleep
+  - advance 3h
+  - on home-laptop expect requests 0
+  - expect requests 1 # its activation; nothing since it crashed
+  - on home-laptop wake
+  - advance 1h
+  - start
+  - expect seats 2
+`,
+    );
+    expect(result.error).toBeNull();
+    expect(result.events.filter((e) => e.outcome !== "ok").map((e) => [e.step, e.message])).toEqual([]);
+    const row = (step: string) => result.events.find((e) => e.step === step)!;
+    expect(row("crash").message).toBe("killed while Active: nothing released, nothing deactivated");
+    expect(row("on home-laptop wake").message).toBe("slept 3h; its timers run again, each 3h late");
+    // Awake again, the laptop heartbeats (four times an hour): its requests are counted in the advance.
+    expect(row("advance 1h").requests?.ok).toBeGreaterThanOrEqual(3);
+  });
+
+  it("floating seats: a row when a seat is taken or lost, the panel's leases counted, a refused borrow is the server's error", async () => {
+    const result = await run(
+      backend,
+      `name: floating
+machine: office-a
+license: { seatModel: floating, leaseSeconds: 300, limits: { maxSeats: 1 } }
+steps:
+  - start
+  - expect leases 1
+  - on office-b start
+  - on office-b expect holders 1
+  - force-release
+  - on office-b restart
+  - on office-b expect status Active
+  - advance 2m
+  - expect holders 1
+  - on office-b borrow 1d
+`,
+    );
+    expect(result.error).toBe(
+      "line 14: on office-b borrow 1d: lease.borrow_not_allowed: The license allows no borrowing (maxBorrowDays is 0)",
+    );
+    expect(result.events.filter((e) => e.outcome === "failed")).toEqual([]);
+    const seatRows = result.events.filter((e) => e.kind === "transition" && e.step.includes("seat"));
+    // office-b took its seat in a step (start), office-a lost its own on the way, at its renew (410).
+    expect(seatRows.map((e) => [e.machine, e.step.split(":")[0]])).toEqual([[null, "seat none"]]);
+  });
+
+  // Waits for the SDK: its status watch starts the renewal (SeatKeeper.due()) without returning the
+  // promise, so the virtual scheduler cannot wait for it (the Scheduler contract: a callback's promise
+  // settles when the work it started is done) and the scenario's steps race the request. With due()
+  // returning kick() and watch() returning that, it passes; it then belongs in scenarios/.
+  it.skip("a laptop that slept through its lease renews as soon as it wakes", async () => {
+    const result = await run(
+      backend,
+      `name: "Floating seats: a laptop that slept through its lease renews as soon as it wakes"
+description: >-
+  A laptop holds one of two floating seats with a 300 s lease and its lid is closed for an hour: its
+  program's timers stop, the lease expires on the server. When it wakes its timers are an hour late (they
+  measure the time the system ran), but the SDK notices the jump in wall time and renews at once: the
+  expired lease comes back while a seat is free. A program that waited for its timer would still be
+  without a lease a minute after waking.
+machine: laptop
+license:
+  seatModel: floating
+  leaseSeconds: 300
+  limits: { maxSeats: 2 }
+steps:
+  - start
+  - expect status Active
+  - expect leases 1
+  - sleep
+  - advance 1h
+  - expect leases 0 # no renewal while it slept
+  - expect requests 2 # the activation and the lease, then nothing
+  - wake
+  - advance 1m
+  - expect status Active
+  - expect usable true
+  - expect leases 1
+`,
+    );
+    expect(result.events.filter((e) => e.outcome !== "ok")).toEqual([]);
+  });
+
+  it("steps of a sleeping computer's program wait for wake; crash and force-release say what they lack", async () => {
+    const stops = async (steps: string[]) =>
+      (
+        await run(
+          backend,
+          `name: x\nmachine: office-pc\nlicense: { seatModel: floating }\nsteps:\n${steps.map((s) => `  - ${s}`).join("\n")}\n`,
+        )
+      ).error;
+    expect(await stops(["start", "sleep", "heartbeat"])).toBe(
+      "line 7: heartbeat: simulator.step: office-pc is asleep: wake it first (heartbeat needs it running)",
+    );
+    expect(await stops(["sleep", "sleep"])).toBe(
+      "line 6: sleep: simulator.step: office-pc is asleep already",
+    );
+    expect(await stops(["on lab-pc wake"])).toBe(
+      "line 5: on lab-pc wake: simulator.step: lab-pc is not asleep",
+    );
+    expect(await stops(["crash"])).toBe(
+      "line 5: crash: simulator.step: no application is running: start it first",
+    );
+    expect(await stops(["force-release lab-pc"])).toBe(
+      "line 5: force-release lab-pc: simulator.step: the panel lists 0 live leases of lab-pc (0 in all): nothing to release",
+    );
+  });
+});
+
 describe("runScenario: air-gapped activation, revocation and the key chain", () => {
   let backend: Backend;
   beforeAll(async () => {
@@ -377,6 +507,26 @@ steps:
     expect(refused.message).toMatch(/refused against --server-url: while the client is online/);
     expect(result.ok).toBe(false);
     expect(result.error).toMatch(/^line 9: advance 1h: refused against --server-url/);
+  });
+
+  it("a sleeping computer does not hold time still: its program asks the server nothing", async () => {
+    const result = await run(
+      backend,
+      `name: remote sleep
+steps:
+  - start
+  - sleep
+  - advance 2h
+  - expect requests 1
+  - wake
+  - advance 1h
+`,
+    );
+    expect(result.events.find((e) => e.step === "advance 2h")!.outcome).toBe("ok");
+    expect(result.events.find((e) => e.step === "expect requests 1")!.outcome).toBe("ok");
+    expect(result.error).toMatch(
+      /^line 8: advance 1h: refused against --server-url: while the client is online/,
+    );
   });
 
   it("changes machines, resets from the panel and counts seats there too", async () => {

@@ -7,8 +7,10 @@ import {
   fingerprintComponents,
   fingerprintOf,
   LicenseClientCore,
+  LicensingApiError,
   OfflineActivationError,
   type ClientStatusDetails,
+  type Seat,
 } from "@licensing/client";
 import type { LicenseIssueResponse } from "@licensing/contracts";
 import type { Backend } from "../backend/backend.ts";
@@ -25,6 +27,18 @@ import { Install } from "./install.ts";
 import type { Outcome, ScenarioResult, TimelineEvent } from "./timeline.ts";
 
 const ACTIVATION_WAIT_MS = 60_000;
+/** What a step can do to a sleeping computer: wake it, read it, change its network or clock, or kill its program. */
+const ASLEEP_ALLOWED = new Set<Step["kind"]>([
+  "wake",
+  "sleep",
+  "crash",
+  "expect",
+  "online",
+  "offline",
+  "server-errors",
+  "forge-revocation",
+  "set-clock",
+]);
 // A runaway loop (a timer re-arming itself with no delay) ends the scenario instead of hanging it.
 const MAX_STOPS_PER_ADVANCE = 1_000_000;
 // What the SDK uses for a new install; the scenario's `fingerprintVersion` overrides it.
@@ -73,6 +87,11 @@ export class ScenarioRun {
 
   private installs(): Install[] {
     return [...(this.main ? [this.main] : []), ...this.others.values()];
+  }
+
+  /** The computers that are not asleep: a sleeping one's program notices nothing until it wakes. */
+  private awakeInstalls(): Install[] {
+    return this.installs().filter((install) => !this.scheduler.isAsleep(install));
   }
 
   private machine(name: string): Machine {
@@ -176,11 +195,15 @@ export class ScenarioRun {
       try {
         if (step.kind === "on") {
           install = await this.installOn(step.machine);
+          this.refuseAsleep(step.step, install);
           result = await this.execute(step.step, install);
-        } else result = await this.execute(step, install);
+        } else {
+          this.refuseAsleep(step, install);
+          result = await this.execute(step, install);
+        }
       } catch (error) {
         const message =
-          error instanceof SimulatorError
+          error instanceof SimulatorError || error instanceof LicensingApiError
             ? `${error.code}: ${error.message}`
             : String((error as Error).message);
         result = { outcome: "error", message };
@@ -190,6 +213,16 @@ export class ScenarioRun {
     return result;
   }
 
+  /** A sleeping computer runs nothing: its program's steps wait for `wake` (its network and clock may change). */
+  private refuseAsleep(step: Step, install: Install) {
+    if (!stepSpec(step.kind).perMachine || !this.scheduler.isAsleep(install)) return;
+    if (ASLEEP_ALLOWED.has(step.kind)) return;
+    throw new SimulatorError(
+      "simulator.step",
+      `${install.machine.name} is asleep: wake it first (${step.kind} needs it running)`,
+    );
+  }
+
   /** Why a step cannot run against a deployed server; null when it can. */
   private refusal(step: Step): string | null {
     if (this.backend.kind === "local") return null;
@@ -197,7 +230,8 @@ export class ScenarioRun {
     const rule = stepSpec(kind).remote;
     if (rule === "refused")
       return `refused against --server-url: ${kind} needs the in-process server (run without --server-url)`;
-    if (rule === "client-offline" && this.installs().some((i) => i.client && i.network.reachable))
+    // A sleeping computer asks the server nothing, so it does not hold time still.
+    if (rule === "client-offline" && this.awakeInstalls().some((i) => i.client && i.network.reachable))
       return "refused against --server-url: while the client is online, time can only pass if the server's clock moves too; only this machine's clock moves here. Go offline (or stop the application) first, or run without --server-url";
     return null;
   }
@@ -353,6 +387,30 @@ export class ScenarioRun {
       }
       case "retire-key":
         return ok(`key ${await this.backend.keys.retire(step.key)} retired`);
+      case "crash":
+        return ok(this.crash(install));
+      case "sleep":
+        if (this.scheduler.isAsleep(install))
+          throw new SimulatorError("simulator.step", `${install.machine.name} is asleep already`);
+        this.scheduler.sleep(install);
+        return ok(install.client ? "its program's timers stop" : "no program runs");
+      case "wake": {
+        if (!this.scheduler.isAsleep(install))
+          throw new SimulatorError("simulator.step", `${install.machine.name} is not asleep`);
+        const slept = this.scheduler.wake(install);
+        return ok(`slept ${formatDuration(slept)}; its timers run again, each ${formatDuration(slept)} late`);
+      }
+      case "force-release":
+        return ok(await this.forceRelease(step.machine ?? install.machine.name));
+      case "borrow": {
+        const until = this.clientNow(install) + step.for;
+        const seat = await this.running(install).borrow(until);
+        return ok(`borrow(${new Date(until).toISOString()}) → ${describeSeat(seat)}`);
+      }
+      case "return-borrowed": {
+        const seat = await this.running(install).returnBorrowed();
+        return ok(`returnBorrowed() → ${describeSeat(seat)}`);
+      }
       case "on":
         throw new SimulatorError("simulator.step", "on cannot be nested");
       case "expect": {
@@ -362,6 +420,7 @@ export class ScenarioRun {
           lastActivation: install.network.lastActivation,
           serverLicense: () => this.backend.licenses.get(this.license.id),
           serverActivations: () => this.backend.licenses.activations(this.license.id),
+          serverLeases: () => this.backend.licenses.leases(this.license.id),
           fingerprintOf: (name) => this.fingerprintOf(name),
           requestsSinceLastCheck: () => {
             const count = install.network.attempts - install.requestsChecked;
@@ -402,7 +461,7 @@ export class ScenarioRun {
       machineName: sources.machineName,
       fetch: install.network.fetch,
       clock: () => this.clientNow(install),
-      scheduler: this.scheduler,
+      scheduler: this.scheduler.forOwner(install),
       deactivateOnDispose: this.scenario.deactivateOnDispose,
       // Offline and injected errors fail at once; a slow answer (a loaded CI machine) is waited for, so a
       // step's outcome never depends on real time. The SDK's own default is 5 s.
@@ -421,6 +480,23 @@ export class ScenarioRun {
         { status, reason },
       );
     });
+    // A floating seat taken, borrowed or lost: a row at its time (not each renewal, which moves only its end).
+    let seatState: Seat["state"] = "none";
+    client.onSeatChange((seat) => {
+      if (seat.state === seatState) return;
+      seatState = seat.state;
+      if (!this.inAdvance) return;
+      const who = install.name === null ? "" : `${install.name}: `;
+      const { status, reason } = client.statusDetails;
+      this.record(
+        "transition",
+        `${who}seat ${describeSeat(seat)}`,
+        null,
+        { outcome: "ok", message: null },
+        install,
+        { status, reason },
+      );
+    });
     install.client = client;
     install.lastInitialize = await client.initialize();
     return { outcome: "ok", message: `initialize() → ${install.lastInitialize}` };
@@ -430,6 +506,29 @@ export class ScenarioRun {
     const client = install.client;
     install.client = null;
     await client?.dispose();
+  }
+
+  /** The program dies: no dispose(), so no deactivation and no release; its timers are gone with it. */
+  private crash(install: Install): string {
+    const client = this.running(install);
+    install.client = null;
+    this.scheduler.drop(install);
+    const { status } = client.statusDetails;
+    return `killed while ${status}: nothing released, nothing deactivated`;
+  }
+
+  /** An Admin force-releases the lease the machine holds, found in the panel's list of live leases by host name. */
+  private async forceRelease(name: string): Promise<string> {
+    const hostName = this.machine(name).sources.machineName;
+    const leases = await this.backend.licenses.leases(this.license.id);
+    const held = leases.filter((lease) => lease.machineName === hostName);
+    if (held.length !== 1)
+      throw new SimulatorError(
+        "simulator.step",
+        `the panel lists ${held.length} live leases of ${name} (${leases.length} in all): nothing to release`,
+      );
+    await this.backend.licenses.forceRelease(held[0]!.leaseId);
+    return `lease ${held[0]!.leaseId} released`;
   }
 
   private async reinstall(install: Install): Promise<string> {
@@ -584,7 +683,7 @@ export class ScenarioRun {
         if (this.backend.kind === "local") await this.backend.runJobs(this.elapsed >= target);
         await this.scheduler.fireDue();
         // The clients notice (and report) a transition where time stops.
-        for (const install of this.installs()) install.client?.refreshStatus();
+        for (const install of this.awakeInstalls()) install.client?.refreshStatus();
         if (this.elapsed >= target) break;
       }
     } finally {
@@ -595,7 +694,7 @@ export class ScenarioRun {
   /** When (in scenario time) a client's status will next change by itself, if one's will. */
   private nextTransition(): number | null {
     let next: number | null = null;
-    for (const { client } of this.installs()) {
+    for (const { client } of this.awakeInstalls()) {
       if (!client) continue;
       const { nextTransitionAt, at } = client.statusDetails;
       if (nextTransitionAt === null) continue;
@@ -663,7 +762,8 @@ export class ScenarioRun {
     if (!status) {
       // A step ends where time stops: the clients observe their clocks there, as their watches would.
       for (const other of this.installs()) {
-        const refreshed = other.client?.refreshStatus() ?? null;
+        const asleep = this.scheduler.isAsleep(other);
+        const refreshed = (asleep ? other.client?.statusDetails : other.client?.refreshStatus()) ?? null;
         if (other === install) details = refreshed;
       }
     }
@@ -724,6 +824,15 @@ function signingKeyId(file: SignedFile, text: string): string | null {
   }
   const kid = jws === null ? jsonSegment(text.split(".")[0]).kid : jsonSegment(jws.split(".")[0]).kid;
   return typeof kid === "string" ? kid : null;
+}
+
+/** A floating seat as the SDK reports it (`onSeatChange`, `borrow`), in a few words. */
+function describeSeat(seat: Seat): string {
+  if (seat.state === "none")
+    return seat.holders === null
+      ? "none"
+      : `none: ${seat.holders.length} held${seat.retryAt === null ? "" : `, retry at ${new Date(seat.retryAt).toISOString()}`}`;
+  return `${seat.state} until ${new Date(seat.expiresAt!).toISOString()}`;
 }
 
 /** Runs one scenario; the backend is the caller's (opened and closed around it). */

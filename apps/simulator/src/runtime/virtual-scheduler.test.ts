@@ -44,6 +44,39 @@ describe("VirtualScheduler", () => {
     await scheduler.fireDue();
     expect(reads).toBe(1);
   });
+
+  it("a sleeping computer's timers stop, and when it wakes each is due as late as it slept; a crash forgets them", async () => {
+    let now = 0;
+    const scheduler = new VirtualScheduler(() => now);
+    const laptop = {};
+    const desktop = {};
+    const fired: string[] = [];
+    scheduler.forOwner(laptop).setTimeout(() => void fired.push("laptop@100"), 100, "network");
+    scheduler.forOwner(laptop).setTimeout(() => void fired.push("laptop watch"), 60, "watch");
+    scheduler.forOwner(desktop).setTimeout(() => void fired.push("desktop@150"), 150, "network");
+
+    now = 50;
+    scheduler.sleep(laptop);
+    expect(scheduler.isAsleep(laptop)).toBe(true);
+    expect(scheduler.nextNetworkDue()).toBe(150); // the sleeping laptop's timer does not stop time
+    now = 1000;
+    await scheduler.fireDue();
+    expect(fired).toEqual(["desktop@150"]);
+
+    expect(scheduler.wake(laptop)).toBe(950);
+    expect(scheduler.isAsleep(laptop)).toBe(false);
+    expect(scheduler.nextNetworkDue()).toBe(1050); // 50 ms left when it fell asleep
+    await scheduler.fireDue();
+    expect(fired).toEqual(["desktop@150"]);
+    now = 1050;
+    await scheduler.fireDue();
+    expect(fired).toEqual(["desktop@150", "laptop@100", "laptop watch"]);
+
+    scheduler.forOwner(laptop).setTimeout(() => void fired.push("never"), 10, "network");
+    scheduler.drop(laptop);
+    expect(scheduler.nextNetworkDue()).toBeNull();
+    expect(scheduler.wake(laptop)).toBe(0); // not asleep
+  });
 });
 
 describe("SimulatedNetwork", () => {

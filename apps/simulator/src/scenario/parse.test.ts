@@ -262,6 +262,63 @@ describe("parseStep", () => {
     expect(parseStep("expect signer marker 0")).toMatch(/^expect: signer needs license or marker and a key/);
   });
 
+  it("reads the steps of floating seats: crashes, sleeping computers, borrows, the panel's release", () => {
+    expect(parseStep("crash")).toEqual({ kind: "crash" });
+    expect(parseStep("sleep")).toEqual({ kind: "sleep" });
+    expect(parseStep("wake")).toEqual({ kind: "wake" });
+    expect(parseStep("on workstation-2 crash")).toEqual({
+      kind: "on",
+      machine: "workstation-2",
+      step: { kind: "crash" },
+    });
+    expect(parseStep("on field-laptop sleep")).toMatchObject({ step: { kind: "sleep" } });
+    expect(parseStep("on field-laptop wake")).toMatchObject({ step: { kind: "wake" } });
+    expect(parseStep("borrow 7d")).toEqual({ kind: "borrow", for: 7 * DAY });
+    expect(parseStep("borrow 1w+1d")).toEqual({ kind: "borrow", for: 8 * DAY });
+    expect(parseStep("on field-laptop borrow 10d")).toMatchObject({
+      step: { kind: "borrow", for: 10 * DAY },
+    });
+    expect(parseStep("on workstation-4 advance to retry-at +5s")).toEqual({
+      kind: "on",
+      machine: "workstation-4",
+      step: { kind: "advance-to", anchor: "retry-at", offset: 5000 },
+    });
+    expect(parseStep("return-borrowed")).toEqual({ kind: "return-borrowed" });
+    expect(parseStep("on field-laptop return-borrowed")).toMatchObject({ step: { kind: "return-borrowed" } });
+    expect(parseStep("force-release")).toEqual({ kind: "force-release", machine: null });
+    expect(parseStep("force-release workstation-1")).toEqual({
+      kind: "force-release",
+      machine: "workstation-1",
+    });
+    expect(parseStep("expect leases 3")).toEqual({
+      kind: "expect",
+      target: { kind: "count", what: "leases", value: 3 },
+    });
+    expect(parseStep("on workstation-4 expect holders 3")).toEqual({
+      kind: "on",
+      machine: "workstation-4",
+      step: { kind: "expect", target: { kind: "holders", value: 3 } },
+    });
+    expect(parseStep("expect details.reason no-seat")).toEqual({
+      kind: "expect",
+      target: { kind: "value", source: "details", path: "reason", value: "no-seat" },
+    });
+  });
+
+  it("says what is wrong with the steps of floating seats", () => {
+    expect(parseStep("crash hard")).toBe('crash: takes no arguments, got "hard"');
+    expect(parseStep("sleep 8h")).toBe('sleep: takes no arguments, got "8h"');
+    expect(parseStep("wake up")).toBe('wake: takes no arguments, got "up"');
+    expect(parseStep("borrow")).toBe("borrow: needs how long, e.g. borrow 7d, e.g. 3d, 90m, 7d-1s");
+    expect(parseStep("borrow a-week")).toMatch(/^borrow: "a-week" is not a duration/);
+    expect(parseStep("borrow -1d")).toBe("borrow: the borrow must end in the future");
+    expect(parseStep("return-borrowed now")).toBe('return-borrowed: takes no arguments, got "now"');
+    expect(parseStep("force-release a b")).toBe("force-release: takes at most one machine name");
+    expect(parseStep("on a force-release")).toBe("on: force-release is not a step of one machine's program");
+    expect(parseStep("expect leases some")).toBe("expect: leases needs a count, e.g. expect leases 1");
+    expect(parseStep("expect holders -1")).toBe("expect: holders needs a count, e.g. expect holders 3");
+  });
+
   it("says precisely what is wrong with them", () => {
     expect(parseStep("change-component gpu")).toBe(
       'change-component: the component must be one of machine-id, cpu-model, memory-size, disk-id, mac-address, host-name, os-family, got "gpu"',
@@ -417,6 +474,26 @@ describe("parseScenario", () => {
     expect(parseScenario("name: x\nsteps: [start]\n", file).license).not.toHaveProperty("revocation");
     expect(problem("name: x\nlicense:\n  revocation: at-once\nsteps: [start]\n")).toMatch(
       /^s\.yaml:3: license\.revocation: /,
+    );
+  });
+
+  it("reads the license's seat model, lease and borrowing terms; absent, the template's", () => {
+    const { license } = parseScenario(
+      "name: x\nlicense:\n  seatModel: floating\n  leaseSeconds: 300\n  maxBorrowDays: 14\nsteps: [start]\n",
+      file,
+    );
+    expect(license).toMatchObject({ seatModel: "floating", leaseSeconds: 300, maxBorrowDays: 14 });
+    const absent = parseScenario("name: x\nsteps: [start]\n", file).license;
+    for (const term of ["seatModel", "leaseSeconds", "maxBorrowDays"])
+      expect(absent).not.toHaveProperty(term);
+    expect(problem("name: x\nlicense:\n  seatModel: shared\nsteps: [start]\n")).toMatch(
+      /^s\.yaml:3: license\.seatModel: /,
+    );
+    expect(problem("name: x\nlicense:\n  leaseSeconds: 30\nsteps: [start]\n")).toMatch(
+      /^s\.yaml:3: license\.leaseSeconds: /,
+    );
+    expect(problem("name: x\nlicense:\n  maxBorrowDays: 31\nsteps: [start]\n")).toMatch(
+      /^s\.yaml:3: license\.maxBorrowDays: /,
     );
   });
 

@@ -1,9 +1,12 @@
 import {
   FingerprintMatch,
   HwBinding,
+  LeaseSeconds,
+  MaxBorrowDays,
   MaxNewDevicesPerWindow,
   NewDeviceWindowDays,
   RevocationMode,
+  SeatModel,
 } from "@licensing/contracts";
 import { isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import { z } from "zod";
@@ -46,6 +49,12 @@ const LicenseTerms = z
     newDeviceWindowDays: NewDeviceWindowDays.optional(),
     /** How a revocation reaches the machines: `graceful` (rule 5) or `immediate`; absent: the template's (graceful). */
     revocation: RevocationMode.optional(),
+    /** `nodeLocked` (a seat per activated machine) or `floating` (a seat per live lease); absent: the template's. */
+    seatModel: SeatModel.optional(),
+    /** A floating seat's lease, in seconds (60..86,400); absent: the template's (900). */
+    leaseSeconds: LeaseSeconds.optional(),
+    /** How many days ahead a floating seat may be borrowed (0..30, 0: never); absent: the template's (0). */
+    maxBorrowDays: MaxBorrowDays.optional(),
     features: z.array(z.string()).default([]),
     limits: z.record(z.string(), z.unknown()).default({}),
     /** Further members of the license's config. */

@@ -12,6 +12,7 @@ export const ANCHORS = {
   "next-heartbeat": "nextHeartbeatAt",
   "retry-at": "retryAt",
   "certificate-exp": "certificateExpiresAt",
+  "lease-exp": "leaseExpiresAt",
 } as const;
 export type Anchor = keyof typeof ANCHORS;
 
@@ -20,8 +21,11 @@ export class MachineFingerprint {
   constructor(readonly machine: string) {}
 }
 
-/** What the license's activations on the server are counted for: live ones, all of them, their heals. */
-export const COUNTS = ["seats", "activations", "heals"] as const;
+/**
+ * What the license's activations on the server are counted for: live ones, all of them, their heals; and its
+ * live leases (a floating license's seats in use, the panel's lease list).
+ */
+export const COUNTS = ["seats", "activations", "heals", "leases"] as const;
 export type Count = (typeof COUNTS)[number];
 
 export type ValueSource = "config" | "details" | "license" | "server" | "activation" | "offline";
@@ -44,6 +48,7 @@ export type ExpectTarget =
   | { kind: "feature"; name: string; present: boolean }
   | { kind: "count"; what: Count; value: number }
   | { kind: "requests"; value: number }
+  | { kind: "holders"; value: number }
   | { kind: "signer"; file: SignedFile; key: number }
   | { kind: "value"; source: ValueSource; path: string; value: unknown };
 
@@ -87,6 +92,12 @@ export type Step =
   | { kind: "apply-revocation-list"; forged: boolean }
   | { kind: "rotate-key" }
   | { kind: "retire-key"; key: number | null }
+  | { kind: "crash" }
+  | { kind: "sleep" }
+  | { kind: "wake" }
+  | { kind: "force-release"; machine: string | null }
+  | { kind: "borrow"; for: number }
+  | { kind: "return-borrowed" }
   | { kind: "on"; machine: string; step: Step }
   | { kind: "expect"; target: ExpectTarget };
 
@@ -142,7 +153,7 @@ function parseExpect(args: string[]): Step | string {
   const expect = (target: ExpectTarget): Step => ({ kind: "expect", target });
   switch (what) {
     case undefined:
-      return "needs what to check: status, usable, initialized, feature, no-feature, config, seats, activations, heals, requests, signer, details.…, license.…, server.…, activation.…, offline.…";
+      return "needs what to check: status, usable, initialized, feature, no-feature, config, seats, activations, heals, leases, holders, requests, signer, details.…, license.…, server.…, activation.…, offline.…";
     case "status": {
       const status = CLIENT_STATUSES.find((s) => s === text);
       return status
@@ -167,17 +178,19 @@ function parseExpect(args: string[]): Step | string {
     }
     case "seats":
     case "activations":
-    case "heals": {
+    case "heals":
+    case "leases": {
       const value = Number(text);
       return rest.length === 1 && Number.isInteger(value) && value >= 0
         ? expect({ kind: "count", what, value })
         : `${what} needs a count, e.g. expect ${what} 1`;
     }
-    case "requests": {
+    case "requests":
+    case "holders": {
       const value = Number(text);
       return rest.length === 1 && Number.isInteger(value) && value >= 0
-        ? expect({ kind: "requests", value })
-        : "requests needs a count, e.g. expect requests 0";
+        ? expect({ kind: what, value })
+        : `${what} needs a count, e.g. expect ${what} ${what === "requests" ? 0 : 3}`;
     }
     case "signer": {
       const [file, key] = rest;
@@ -296,7 +309,7 @@ export const STEP_SPECS: StepSpec[] = [
     name: "advance",
     usage: `advance <duration> | advance to <${Object.keys(ANCHORS).join("|")}> [±<duration>]`,
     summary:
-      "Time passes: the shared clock moves (server, sweepers and clients); heartbeats, retries and status changes happen on the way. `advance to marker-exp -1s` stops one second before the marker expires; `next-heartbeat` is the next heartbeat or activation attempt, `retry-at` when a device budget lets a new device in (the program's statusDetails).",
+      "Time passes: the shared clock moves (server, sweepers and clients); heartbeats, retries and status changes happen on the way. `advance to marker-exp -1s` stops one second before the marker expires; `next-heartbeat` is the next heartbeat or activation attempt, `retry-at` when a device budget lets a new device in or a floating seat may free, `lease-exp` when the floating seat's lease ends unless renewed (the program's statusDetails).",
     remote: "client-offline",
     perMachine: false,
     parse(args) {
@@ -656,10 +669,71 @@ export const STEP_SPECS: StepSpec[] = [
     },
   },
   {
+    name: "crash",
+    usage: "crash",
+    summary:
+      "The application dies (killed, power cut): its client stops without dispose(), so it neither deactivates nor releases its lease; its timers stop. The seat of a floating license stays held until the lease expires (leaseSeconds after its last renewal). `start` runs the program again on the same files.",
+    remote: "ok",
+    perMachine: true,
+    parse: noArgs({ kind: "crash" }),
+  },
+  {
+    name: "sleep",
+    usage: "sleep",
+    summary:
+      "The computer sleeps (a laptop's lid closed): its program's timers stop while the shared clock moves on, and it makes no request. Its wall clock keeps running, as a real computer's does; its timers measure running time, as the system's monotonic clock does, so when it wakes each timer is late by the time it slept unless the SDK notices the jump in wall time.",
+    remote: "ok",
+    perMachine: true,
+    parse: noArgs({ kind: "sleep" }),
+  },
+  {
+    name: "wake",
+    usage: "wake",
+    summary:
+      "The computer wakes: its program's timers run again, each due as late as the computer slept (the SDK should notice the jump in wall time and renew or heartbeat at once).",
+    remote: "ok",
+    perMachine: true,
+    parse: noArgs({ kind: "wake" }),
+  },
+  {
+    name: "force-release",
+    usage: "force-release [<machine>]",
+    summary:
+      "An Admin force-releases a machine's lease of a floating license from the panel (GET /licenses/{id}/leases, then DELETE /leases/{leaseId} of the one that machine holds; default this machine): the seat frees at once, and the holder's next renew answers 410 lease.released.",
+    remote: "ok",
+    perMachine: false,
+    parse: (args) =>
+      args.length <= 1
+        ? { kind: "force-release", machine: args[0] ?? null }
+        : "takes at most one machine name",
+  },
+  {
+    name: "borrow",
+    usage: "borrow <duration>",
+    summary:
+      "The program borrows its floating seat for offline work (client.borrow(until), until = this machine's clock + duration, at most the license's maxBorrowDays): the lease holds the seat until then without renewals, and the program stays usable offline.",
+    remote: "ok",
+    perMachine: true,
+    parse(args) {
+      const by = durationArg(args.join("") || undefined, "how long, e.g. borrow 7d");
+      if (typeof by === "string") return by;
+      return by > 0 ? { kind: "borrow", for: by } : "the borrow must end in the future";
+    },
+  },
+  {
+    name: "return-borrowed",
+    usage: "return-borrowed",
+    summary:
+      "The program returns its borrowed seat early (client.returnBorrowed()): the seat frees at once on the server, and another machine can take it.",
+    remote: "ok",
+    perMachine: true,
+    parse: noArgs({ kind: "return-borrowed" }),
+  },
+  {
     name: "on",
     usage: "on <machine> <step>",
     summary:
-      "Runs a step of one machine on another computer: a second client. The computer is made on first use with the machine's own hardware, a program folder holding the license file as the panel gives it then, its own network and clock. `on` the machine the main program runs on is that program.",
+      "Runs a step of one machine on another computer: a second client. The computer is made on first use with the machine's own hardware, a program folder holding the license file as the panel gives it then, its own network and clock. `on` the machine the main program runs on is that program. `on <machine> advance to <anchor>` moves the shared clock to a point of that machine's program (on workstation-4 advance to retry-at +5s).",
     remote: "ok",
     perMachine: false,
     parse(args) {
@@ -667,7 +741,8 @@ export const STEP_SPECS: StepSpec[] = [
       if (!machine || rest.length === 0) return "needs a machine and a step, e.g. on home-laptop start";
       const step = parseStep(rest.join(" "));
       if (typeof step === "string") return step;
-      if (!stepSpec(step.kind).perMachine)
+      // `advance to <anchor>` aims at a point of that machine's program (its retry-at, …).
+      if (!stepSpec(step.kind).perMachine && step.kind !== "advance-to")
         return `${stepSpec(step.kind).name} is not a step of one machine's program`;
       return { kind: "on", machine, step };
     },
@@ -675,9 +750,9 @@ export const STEP_SPECS: StepSpec[] = [
   {
     name: "expect",
     usage:
-      "expect status <Status> | usable <bool> | initialized <bool> | feature <name> | no-feature <name> | config <path> <value> | details.<path> <value> | license.<path> <value> | activation.<path> <value> | server.<path> <value> | offline.<path> <value> | seats <n> | activations <n> | heals <n> | requests <n> | signer <license|marker> <root|n>",
+      "expect status <Status> | usable <bool> | initialized <bool> | feature <name> | no-feature <name> | config <path> <value> | details.<path> <value> | license.<path> <value> | activation.<path> <value> | server.<path> <value> | offline.<path> <value> | seats <n> | activations <n> | heals <n> | leases <n> | holders <n> | requests <n> | signer <license|marker> <root|n>",
     summary:
-      "Checks the client now (status, statusDetails, hasFeature, getConfig, license), the last answer the server gave its activation (activation.healed, activation.code, activation.retryAt), or the license on the server (server.<path>: GET /licenses/{id}; seats: its live activations, activations: all it had, heals: their heals), this machine's air-gapped exchange (offline.refused: why applying a response was refused, null once one applied; offline.activationId; offline.requestLength), the requests its program made since the previous `expect requests` of this machine (or the scenario's start), answered or failed by the network alike, or which key signed the license file's token or the cached marker on disk (signer marker 3: the second rotation's key). A failed check fails the scenario. Values are JSON (3, true, null, \"text\"), fingerprint(<machine>) for that machine's fingerprint, or bare words.",
+      "Checks the client now (status, statusDetails, hasFeature, getConfig, license), the last answer the server gave its activation (activation.healed, activation.code, activation.retryAt), or the license on the server (server.<path>: GET /licenses/{id}; seats: its live activations, activations: all it had, heals: their heals, leases: the live leases of a floating license, GET /licenses/{id}/leases), the machines holding the seats when this program found none (holders: the count of statusDetails.holders, 0 when it has a seat), this machine's air-gapped exchange (offline.refused: why applying a response was refused, null once one applied; offline.activationId; offline.requestLength), the requests its program made since the previous `expect requests` of this machine (or the scenario's start), answered or failed by the network alike, or which key signed the license file's token or the cached marker on disk (signer marker 3: the second rotation's key). A failed check fails the scenario. Values are JSON (3, true, null, \"text\"), fingerprint(<machine>) for that machine's fingerprint, or bare words.",
     remote: "ok",
     perMachine: true,
     parse: parseExpect,
