@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, date, integer, pgTable, primaryKey, uuid } from "drizzle-orm/pg-core";
+import { boolean, check, date, index, integer, pgTable, primaryKey, uuid } from "drizzle-orm/pg-core";
 
 /**
  * Usage per UTC day and company, for days that are over (decision 0028): written by the rollup job, never
@@ -26,4 +26,38 @@ export const usageRollupState = pgTable(
     rolledThrough: date("rolled_through", { mode: "string" }),
   },
   (t) => [check("usage_rollup_state_single_row", sql`${t.singleton}`)],
+);
+
+/**
+ * Floating seats per UTC day and license, for days that are over (decisions 0048, concurrency amendment):
+ * written by the lease rollup job from the leases' own spans, never by a request. A day's spans no longer
+ * change once it is over, so a row is final; `fullSeconds` counts against the license's `maxSeats` when rolled up.
+ */
+export const leaseConcurrencyDaily = pgTable(
+  "lease_concurrency_daily",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    licenseId: uuid("license_id").notNull(),
+    companyId: uuid("company_id").notNull(),
+    templateId: uuid("template_id").notNull(),
+    /** The most leases of the license live at once that day. */
+    peakLeases: integer("peak_leases").notNull(),
+    /** Seconds that day during which the license's live leases were at least `maxSeats` (rounded). */
+    fullSeconds: integer("full_seconds").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.day, t.licenseId, t.companyId] }),
+    index("lease_concurrency_daily_by_company").on(t.companyId, t.day),
+  ],
+);
+export type LeaseConcurrencyDailyRow = typeof leaseConcurrencyDaily.$inferSelect;
+
+/** One row: the last day the lease rollup job has written; concurrency reads the leases after it. */
+export const leaseRollupState = pgTable(
+  "lease_rollup_state",
+  {
+    singleton: boolean("singleton").primaryKey().default(true),
+    rolledThrough: date("rolled_through", { mode: "string" }),
+  },
+  (t) => [check("lease_rollup_state_single_row", sql`${t.singleton}`)],
 );
