@@ -15,5 +15,6 @@ CREATE TABLE "lease_rollup_state" (
 );
 --> statement-breakpoint
 CREATE INDEX "lease_concurrency_daily_by_company" ON "lease_concurrency_daily" USING btree ("company_id","day");--> statement-breakpoint
+CREATE INDEX "licenses_floating_seats" ON "licenses" USING btree ("company_id","template_id","max_seats") WHERE "licenses"."seat_model" = 'floating' and "licenses"."status" = 'Active';--> statement-breakpoint
 CREATE INDEX "leases_by_expires" ON "leases" USING btree ("expires_at");--> statement-breakpoint
 INSERT INTO "lease_rollup_state" ("singleton", "rolled_through") VALUES (true, NULL);
