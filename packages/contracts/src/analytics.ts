@@ -126,11 +126,9 @@ export const ConcurrencyResponse = z
           "The sum of `limits.maxSeats` of the Active floating licenses in scope now (those without a seat limit add nothing): the line to chart the peaks against",
         examples: [10],
       }),
-    days: z
-      .array(ConcurrencyDay)
-      .meta({
-        description: "One item per UTC day from the day of `from` to the day of `to`, zeros included",
-      }),
+    days: z.array(ConcurrencyDay).meta({
+      description: "One item per UTC day from the day of `from` to the day of `to`, zeros included",
+    }),
   })
   .meta({
     id: "ConcurrencyResponse",

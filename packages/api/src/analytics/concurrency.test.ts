@@ -1,4 +1,5 @@
 import { analytics, DAY, HOUR, MINUTE } from "@licensing/core";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { operations } from "../catalogue.ts";
 import type { RequestOf } from "../testing/api-client.ts";
@@ -121,6 +122,7 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 /** `[peakLeases, fullSeconds]` per day. */
+const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 const figures = (body: { days: Array<{ date: string; peakLeases: number; fullSeconds: number }> }) =>
   Object.fromEntries(body.days.map((d) => [d.date, [d.peakLeases, d.fullSeconds]]));
 
@@ -171,6 +173,19 @@ describe("GET /analytics/concurrency", () => {
     expect(await analytics.leasesRolledThrough(app.deps.db)).toBe(dayOf(2));
     await expectFigures(true);
     expect(await analytics.rollupLeases(app.deps)).toBe(0);
+    await expectFigures(true);
+  });
+
+  it("rolls up once when two instances run the job at the same time", async () => {
+    await app.deps.db.execute(sql`update lease_rollup_state set rolled_through = null`);
+    const runs = await Promise.all([analytics.rollupLeases(app.deps), analytics.rollupLeases(app.deps)]);
+    expect(runs.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(3);
+    const [rows] = rowsOf<{ n: number; distinct: number }>(
+      await app.deps.db.execute(
+        sql`select count(*)::int as n, count(distinct (day, license_id))::int as distinct from lease_concurrency_daily`,
+      ),
+    );
+    expect(rows!.n).toBe(rows!.distinct);
     await expectFigures(true);
   });
 
