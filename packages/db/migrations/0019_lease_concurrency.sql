@@ -1,11 +1,10 @@
 CREATE TABLE "lease_concurrency_daily" (
 	"day" date NOT NULL,
-	"license_id" uuid NOT NULL,
 	"company_id" uuid NOT NULL,
 	"template_id" uuid NOT NULL,
 	"peak_leases" integer NOT NULL,
 	"full_seconds" integer NOT NULL,
-	CONSTRAINT "lease_concurrency_daily_day_license_id_company_id_pk" PRIMARY KEY("day","license_id","company_id")
+	CONSTRAINT "lease_concurrency_daily_day_company_id_template_id_pk" PRIMARY KEY("day","company_id","template_id")
 );
 --> statement-breakpoint
 CREATE TABLE "lease_rollup_state" (

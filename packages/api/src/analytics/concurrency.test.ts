@@ -182,7 +182,7 @@ describe("GET /analytics/concurrency", () => {
     expect(runs.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(3);
     const [rows] = rowsOf<{ n: number; distinct: number }>(
       await app.deps.db.execute(
-        sql`select count(*)::int as n, count(distinct (day, license_id))::int as distinct from lease_concurrency_daily`,
+        sql`select count(*)::int as n, count(distinct (day, company_id, template_id))::int as distinct from lease_concurrency_daily`,
       ),
     );
     expect(rows!.n).toBe(rows!.distinct);

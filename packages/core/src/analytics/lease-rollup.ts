@@ -52,9 +52,10 @@ export async function rollupLeases(deps: Deps): Promise<number> {
       );
       const rows = rawConcurrency(dayStart(start), dayStart(addDays(end, 1)), { companyIds: null });
       await tx.execute(sql`
-        insert into lease_concurrency_daily (day, license_id, company_id, template_id, peak_leases, full_seconds)
-        select r."day"::date, r."licenseId", r."companyId", r."templateId", r."peakLeases", r."fullSeconds"
-          from (${rows}) r`);
+        insert into lease_concurrency_daily (day, company_id, template_id, peak_leases, full_seconds)
+        select r."day"::date, r."companyId", r."templateId", sum(r."peakLeases"), sum(r."fullSeconds")
+          from (${rows}) r
+         group by 1, 2, 3`);
       await tx.update(rollupState).set({ rolledThrough: end });
       return Math.round((dayStart(end).getTime() - dayStart(start).getTime()) / 86_400_000) + 1;
     });

@@ -29,24 +29,25 @@ export const usageRollupState = pgTable(
 );
 
 /**
- * Floating seats per UTC day and license, for days that are over (decisions 0048, concurrency amendment):
- * written by the lease rollup job from the leases' own spans, never by a request. A day's spans no longer
- * change once it is over, so a row is final; `fullSeconds` counts against the license's `maxSeats` when rolled up.
+ * Floating seats per UTC day, company and template, for days that are over (decision 0048, amendment):
+ * written by the lease rollup job from the leases' own spans, never by a request. Each license's peak and
+ * full seconds are computed first, then summed: the figures are sums over licenses, so this grain answers
+ * every scope (a subtree, a template, both). A day's spans no longer change once it is over, so a row is
+ * final; `fullSeconds` counts against each license's `maxSeats` when rolled up.
  */
 export const leaseConcurrencyDaily = pgTable(
   "lease_concurrency_daily",
   {
     day: date("day", { mode: "string" }).notNull(),
-    licenseId: uuid("license_id").notNull(),
     companyId: uuid("company_id").notNull(),
     templateId: uuid("template_id").notNull(),
-    /** The most leases of the license live at once that day. */
+    /** The sum of each license's most leases live at once that day. */
     peakLeases: integer("peak_leases").notNull(),
-    /** Seconds that day during which the license's live leases were at least `maxSeats` (rounded). */
+    /** The sum of the seconds that day each license's live leases were at least its `maxSeats`. */
     fullSeconds: integer("full_seconds").notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.day, t.licenseId, t.companyId] }),
+    primaryKey({ columns: [t.day, t.companyId, t.templateId] }),
     index("lease_concurrency_daily_by_company").on(t.companyId, t.day),
   ],
 );
