@@ -3,7 +3,8 @@
  * (a year, monthly partitions) into a scratch database on a real PostgreSQL, runs the usage rollup job, then
  * times GET /api/v1/panel/analytics/usage and /distribution over HTTP through the real app, for the whole
  * platform and for one company. It also measures what keeping the rollups current on the heartbeat write
- * path would cost (decision 0028). Run `npx tsx scripts/bench-analytics.ts --help` for the options.
+ * path would cost (decision 0028). It also loads 1,000,000 lease spans of floating licenses over the year,
+ * runs the lease rollup and times /concurrency the same way (issue 23). Run `npx tsx scripts/bench-analytics.ts --help` for the options.
  */
 import { parseArgs } from "node:util";
 import { analytics } from "@licensing/core";
@@ -20,18 +21,25 @@ import {
   secondsSince,
   startBenchApp,
 } from "./lib/bench-app.ts";
-import { createHeartbeatPartitions, insertActivations, insertHeartbeats } from "./lib/analytics-dataset.ts";
+import {
+  createHeartbeatPartitions,
+  insertActivations,
+  insertHeartbeats,
+  insertLeases,
+} from "./lib/analytics-dataset.ts";
 import { licenseCounts, loadLicenseDataset } from "./lib/search-dataset.ts";
 import { measureWritePath } from "./lib/rollup-write-probe.ts";
 
 const HELP = `Usage: npx tsx scripts/bench-analytics.ts [options]
 
 Loads licenses, activations and heartbeat records into a scratch database, rolls usage up, then times
-GET /api/v1/panel/analytics/usage and /distribution (platform-wide and for one company).
+GET /api/v1/panel/analytics/usage, /distribution and /concurrency (platform-wide and for one company).
 
 Options:
   --licenses <n>     licenses to generate (default 1000000)
   --heartbeats <n>   heartbeat records to generate, over the last 365 days (default 10000000)
+  --leases <n>       lease spans of floating licenses to generate, over the last 365 days (default 1000000)
+  --pools <n>        floating licenses they are spread over, 3 seats each (default 2000)
   --requests <n>     timed requests per case, one at a time (default 20)
   --warmup <n>       untimed requests per case first (default 2)
   --probe <n>        heartbeat batches per variant in the write-path probe (default 300; 0 skips it)
@@ -47,6 +55,8 @@ const { values: args } = parseArgs({
   options: {
     licenses: { type: "string", default: "1000000" },
     heartbeats: { type: "string", default: "10000000" },
+    leases: { type: "string", default: "1000000" },
+    pools: { type: "string", default: "2000" },
     requests: { type: "string", default: "20" },
     warmup: { type: "string", default: "2" },
     probe: { type: "string", default: "300" },
@@ -61,6 +71,8 @@ if (args.help) {
 }
 const LICENSES = Number(args.licenses);
 const HEARTBEATS = Number(args.heartbeats);
+const LEASES = Number(args.leases);
+const POOLS = Number(args.pools);
 const REQUESTS = Number(args.requests);
 const WARMUP = Number(args.warmup);
 const PROBE = Number(args.probe);
@@ -88,7 +100,20 @@ try {
         `  heartbeat records: ${formatInt(done)} / ${formatInt(HEARTBEATS)} (${secondsSince(started)} s)`,
       ),
   });
-  log(`\n  heartbeat records written in ${secondsSince(started)} s; VACUUM ANALYZE…`);
+  log(`\n  heartbeat records written in ${secondsSince(started)} s`);
+  started = performance.now();
+  const pools = await insertLeases(db, {
+    count: LEASES,
+    days: 365,
+    pools: POOLS,
+    maxSeats: 3,
+    chunks: 20,
+    onChunk: (done) =>
+      progress(`  lease spans: ${formatInt(done)} / ${formatInt(LEASES)} (${secondsSince(started)} s)`),
+  });
+  log(
+    `\n  lease spans on ${formatInt(pools)} floating licenses written in ${secondsSince(started)} s; VACUUM ANALYZE…`,
+  );
   started = performance.now();
   // What autovacuum does after a bulk load: planner statistics and the visibility map.
   await db.execute(sql`VACUUM ANALYZE`);
@@ -120,6 +145,18 @@ try {
     cases.push([`usage, 366 days, ${scope}`, `/api/v1/panel/analytics/usage?from=${yearAgo}&${query}`]);
     cases.push([`distribution, ${scope}`, `/api/v1/panel/analytics/distribution?${query}`]);
   }
+  const concurrencyFirst = cases.length;
+  for (const [scope, query] of scopes) {
+    cases.push([`concurrency, 30 days (default), ${scope}`, `/api/v1/panel/analytics/concurrency?${query}`]);
+    cases.push([
+      `concurrency, 366 days, ${scope}`,
+      `/api/v1/panel/analytics/concurrency?from=${yearAgo}&${query}`,
+    ]);
+  }
+  cases.push([
+    `concurrency, 366 days, template "${templates[0]!.name}"`,
+    `/api/v1/panel/analytics/concurrency?from=${yearAgo}&templateId=${templates[0]!.id}`,
+  ]);
 
   const time = async (client: TestClient, name: string, path: string, requests: number, warmup: number) => {
     const first = await client.get(path);
@@ -146,6 +183,36 @@ try {
     await time(app.operator, "usage, 366 days, platform, raw rows only", cases[1]![1], 1, 0),
     await time(app.operator, `usage, 366 days, ${scopes[1]![0]}, raw rows only`, cases[4]![1], 1, 0),
   ];
+  raw.push(
+    await time(
+      app.operator,
+      "concurrency, 366 days, platform, spans only",
+      cases[concurrencyFirst + 1]![1],
+      1,
+      0,
+    ),
+    await time(
+      app.operator,
+      `concurrency, 366 days, ${scopes[1]![0]}, spans only`,
+      cases[concurrencyFirst + 3]![1],
+      1,
+      0,
+    ),
+  );
+  started = performance.now();
+  const rolledLeaseDays = await analytics.rollupLeases(app.deps);
+  const leaseRollupSeconds = secondsSince(started);
+  const [leaseRollupRows] = await rows<{ n: number }>(
+    db,
+    sql`SELECT count(*)::int AS n FROM lease_concurrency_daily`,
+  );
+  log(
+    `lease rollup job, first run: ${formatInt(rolledLeaseDays)} days, ${formatInt(leaseRollupRows!.n)} rows in ${leaseRollupSeconds} s`,
+  );
+  await db.execute(sql`VACUUM ANALYZE lease_concurrency_daily`);
+  started = performance.now();
+  await analytics.rollupLeases(app.deps);
+  log(`lease rollup job, next run in ${secondsSince(started)} s`);
   started = performance.now();
   const rolledDays = await analytics.rollupUsage(app.deps);
   const rollupSeconds = secondsSince(started);
@@ -189,7 +256,11 @@ try {
   console.log(
     `\n${formatInt(LICENSES)} licenses, ${formatInt(activations.total)} activations (${formatInt(activations.live)} live), ` +
       `${formatInt(HEARTBEATS)} heartbeat records over 365 days in ${partitionCount!.n} partitions, ` +
-      `${companies.length} companies, ${templates.length} templates`,
+      `${companies.length} companies, ${templates.length} templates, ` +
+      `${formatInt(LEASES)} lease spans on ${formatInt(pools)} floating licenses (3 seats each)`,
+  );
+  console.log(
+    `Lease rollup job, first run: ${formatInt(rolledLeaseDays)} days → ${formatInt(leaseRollupRows!.n)} rows in ${leaseRollupSeconds} s`,
   );
   console.log(
     `Rollup job, first run: ${formatInt(rolledDays)} days → ${formatInt(rollupRows!.n)} rows in ${rollupSeconds} s\n`,

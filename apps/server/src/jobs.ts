@@ -67,6 +67,11 @@ export function serverJobs(intervals: JobIntervals) {
       intervalMs: intervals.analyticsIntervalMs,
       handler: (deps) => analytics.rollupUsage(deps),
     },
+    {
+      id: "lease-rollup",
+      intervalMs: intervals.analyticsIntervalMs,
+      handler: (deps) => analytics.rollupLeases(deps),
+    },
   ] as const satisfies readonly JobDefinition[];
 }
 

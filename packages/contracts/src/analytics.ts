@@ -85,3 +85,53 @@ export const DistributionResponse = z
   })
   .meta({ id: "DistributionResponse" });
 export type DistributionResponse = z.infer<typeof DistributionResponse>;
+
+export const ConcurrencyQuery = UsageQuery.extend({
+  templateId: Uuid.optional().meta({ description: "Only that template's licenses" }),
+});
+export type ConcurrencyQuery = z.infer<typeof ConcurrencyQuery>;
+
+export const ConcurrencyDay = z
+  .object({
+    date: z.iso.date().meta({ description: "UTC day, YYYY-MM-DD" }),
+    peakLeases: z
+      .int()
+      .min(0)
+      .meta({
+        description:
+          "The sum over the floating licenses in scope of each one's peak of simultaneously live leases that day (for one license: its peak)",
+        examples: [8],
+      }),
+    fullSeconds: z
+      .int()
+      .min(0)
+      .meta({
+        description:
+          "Seconds that day during which a license had all its seats leased (live leases ≥ maxSeats), summed over the licenses in scope",
+        examples: [5400],
+      }),
+  })
+  .meta({ id: "ConcurrencyDay" });
+export type ConcurrencyDay = z.infer<typeof ConcurrencyDay>;
+
+export const ConcurrencyResponse = z
+  .object({
+    from: Timestamp,
+    to: Timestamp,
+    maxSeats: z
+      .int()
+      .min(0)
+      .meta({
+        description:
+          "The sum of `limits.maxSeats` of the Active floating licenses in scope now (those without a seat limit add nothing): the line to chart the peaks against",
+        examples: [10],
+      }),
+    days: z.array(ConcurrencyDay).meta({
+      description: "One item per UTC day from the day of `from` to the day of `to`, zeros included",
+    }),
+  })
+  .meta({
+    id: "ConcurrencyResponse",
+    description: "Floating seats per UTC day (decision 0048); today counts up to now.",
+  });
+export type ConcurrencyResponse = z.infer<typeof ConcurrencyResponse>;

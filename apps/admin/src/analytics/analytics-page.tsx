@@ -1,4 +1,4 @@
-import type { UsageResponse } from "@licensing/contracts";
+import type { ConcurrencyResponse, UsageResponse } from "@licensing/contracts";
 import { Button, Group, Loader, Paper, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
@@ -9,14 +9,31 @@ import { FilterSelect } from "../lib/filter-select.tsx";
 import { errorCode, errorMessage } from "../lib/errors.ts";
 import { AnchorLink } from "../lib/links.tsx";
 import { useTRPC } from "../lib/trpc.ts";
+import { useLookups } from "../licenses/lookups.ts";
 import { PageHeader, QueryState } from "../lib/ui.tsx";
 import { defaultRange, RANGE_ERRORS, type AnalyticsSearch } from "./analytics-search.ts";
 
 const route = getRouteApi("/app/analytics");
 const UsageChart = lazy(() => import("./usage-chart.tsx"));
 const DistributionCharts = lazy(() => import("./distribution-charts.tsx"));
+const ConcurrencyChart = lazy(() => import("./concurrency-chart.tsx"));
 
 const total = (series: UsageResponse["heartbeats"]) => series.reduce((sum, day) => sum + day.count, 0);
+
+/** "3 h 20 min" from seconds, to the minute. */
+const hoursAndMinutes = (seconds: number) => {
+  const minutes = Math.round(seconds / 60);
+  const h = Math.floor(minutes / 60);
+  return h > 0 ? `${h} h ${minutes % 60} min` : `${minutes} min`;
+};
+
+/** The window's figures in one sentence, for the chart's readers and for screen readers. */
+function concurrencySummary(c: ConcurrencyResponse) {
+  const peak = Math.max(0, ...c.days.map((d) => d.peakLeases));
+  const full = c.days.reduce((sum, d) => sum + d.fullSeconds, 0);
+  const daysFull = c.days.filter((d) => d.fullSeconds > 0).length;
+  return `${c.days[0]?.date} to ${c.days.at(-1)?.date}: highest peak ${peak} of ${c.maxSeats} seats; every seat leased for ${hoursAndMinutes(full)} in all, on ${daysFull} ${daysFull === 1 ? "day" : "days"}`;
+}
 
 /** Usage over a chosen range, and the distribution now; the server scopes both to what the user sees. */
 export function AnalyticsPage() {
@@ -27,6 +44,16 @@ export function AnalyticsPage() {
   const range = { from: search.from ?? defaults.from, to: search.to ?? defaults.to };
   const scope = { companyId: search.companyId };
   const companies = useQuery(trpc.companies.list.queryOptions());
+  const lookups = useLookups();
+  const concurrency = useQuery({
+    ...trpc.analytics.concurrency.queryOptions({
+      from: range.from,
+      to: range.to,
+      ...scope,
+      templateId: search.templateId,
+    }),
+    placeholderData: keepPreviousData,
+  });
   const usage = useQuery({
     ...trpc.analytics.usage.queryOptions({ from: range.from, to: range.to, ...scope }),
     placeholderData: keepPreviousData,
@@ -85,6 +112,42 @@ export function AnalyticsPage() {
                   <Text size="sm" mt="xs" aria-live="polite">
                     {u.activations[0]?.date} to {u.activations.at(-1)?.date}: {total(u.activations)}{" "}
                     activations, {total(u.heartbeats)} heartbeats, {total(u.licensesIssued)} licenses issued
+                  </Text>
+                </>
+              )}
+            </QueryState>
+          )}
+        </Paper>
+        <Paper withBorder p="md" component="section" aria-labelledby="floating-seats-title">
+          <Group justify="space-between" align="flex-start" mb="sm">
+            <Title order={2} size="h4" id="floating-seats-title">
+              Floating seats per day
+            </Title>
+            <FilterSelect
+              label="Template"
+              placeholder="Every template"
+              searchable
+              data={lookups.templateOptions}
+              value={search.templateId}
+              onChange={(v) => setSearch({ templateId: v })}
+            />
+          </Group>
+          <Text size="sm" c="dimmed">
+            Per UTC day, the most leases each floating license had live at once, summed over the licenses (one
+            license: its own peak), against the seats they have together now; and how long a license had every
+            seat leased, which is when a program was refused a seat. Today counts up to now.
+          </Text>
+          {rangeError ? (
+            <Text c="dimmed">Choose a valid range to see the seats.</Text>
+          ) : (
+            <QueryState query={concurrency} label="the floating seats">
+              {(c) => (
+                <>
+                  <Suspense fallback={<Loader aria-label="Loading the floating seats chart" />}>
+                    <ConcurrencyChart concurrency={c} />
+                  </Suspense>
+                  <Text size="sm" mt="xs" aria-live="polite" aria-label="Floating seats summary">
+                    {concurrencySummary(c)}
                   </Text>
                 </>
               )}

@@ -9,7 +9,7 @@ const day = z
   .catch(undefined);
 
 /** The analytics filters, as the URL carries them (deep links, the back button). */
-export const AnalyticsSearch = z.object({ from: day, to: day, companyId: id });
+export const AnalyticsSearch = z.object({ from: day, to: day, companyId: id, templateId: id });
 export type AnalyticsSearch = z.infer<typeof AnalyticsSearch>;
 
 const DAY = 86_400_000;

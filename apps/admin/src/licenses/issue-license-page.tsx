@@ -24,6 +24,7 @@ import { jsonError } from "../templates/json-field.ts";
 import { defaultTerms, LicenseTermsFields, termsRequest } from "./license-terms.tsx";
 import { useLookups } from "./lookups.ts";
 import { initialValue, parseSchema, SchemaFields, type JsonValue } from "./schema-form.tsx";
+import { effectiveSeatModel, seatTermsError, withMaxMachines } from "./seat-terms.ts";
 
 const route = getRouteApi("/app/licenses/new");
 
@@ -64,12 +65,14 @@ export function IssueLicensePage() {
   const fieldError = (...codes: string[]) =>
     code && codes.includes(code) ? errorMessage(issue.error) : undefined;
   const rawError = schema ? null : jsonError(rawConfig);
+  const seatError = seatTermsError(terms);
   const submit = () => {
-    if (!companyId || !templateId || rawError) return;
+    if (!companyId || !templateId || rawError || seatError) return;
+    const floating = effectiveSeatModel(terms, template) === "floating";
     issue.mutate({
       companyId,
       templateId,
-      config: schema ? JSON.stringify(config) : rawConfig,
+      config: withMaxMachines(schema ? JSON.stringify(config) : rawConfig, terms, floating),
       ...termsRequest(terms),
       hwFingerprint: fingerprint.trim() || null,
     });

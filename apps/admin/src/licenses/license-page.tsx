@@ -14,6 +14,8 @@ import { MATCH_MODES } from "./device-terms.ts";
 import { LicenseActionDialog, type LicenseAction } from "./license-actions.tsx";
 import { useLookups } from "./lookups.ts";
 import { REVOCATION_MODES } from "./revocation-terms.ts";
+import { SEAT_MODELS } from "./seat-terms.ts";
+import { SeatsPanel } from "./seats-panel.tsx";
 
 const route = getRouteApi("/app/licenses/$licenseId");
 const HeartbeatsChart = lazy(() => import("./heartbeats-chart.tsx"));
@@ -106,6 +108,12 @@ export function LicensePage() {
                     {REVOCATION_MODES[l.revocation].means}
                   </Text>
                 </Field>
+                <Field label="Seats">
+                  {SEAT_MODELS[l.seatModel].name}
+                  <Text size="xs" c="dimmed">
+                    {SEAT_MODELS[l.seatModel].means}
+                  </Text>
+                </Field>
                 <Field label="Trial">{l.isTrial ? "yes" : "no"}</Field>
                 {l.revokedAt && (
                   <Field label="Revoked">
@@ -145,6 +153,7 @@ export function LicensePage() {
               )}
             </Paper>
             <DeviceBudgetPanel license={l} canReset={can.manageLicenses && live} />
+            {l.seatModel === "floating" && <SeatsPanel license={l} canWrite={can.manageLicenses} />}
             <ActivationsPanel license={l} canWrite={can.manageLicenses} />
             <Suspense fallback={<Loader aria-label="Loading the heartbeats chart" />}>
               <HeartbeatsChart license={l} />

@@ -1,4 +1,6 @@
 import {
+  LEASE_SECONDS,
+  MAX_BORROW_DAYS,
   NEW_DEVICE_WINDOW_DAYS,
   type HwBinding,
   type LicenseTemplateResponse,
@@ -15,9 +17,21 @@ import {
   type DeviceTerms,
 } from "./device-terms.ts";
 import { REVOCATION_MODES, revocationMeaning, revocationOptions } from "./revocation-terms.ts";
+import {
+  defaultSeatTerms,
+  effectiveSeatModel,
+  formatDuration,
+  leaseSecondsError,
+  maxBorrowDaysError,
+  maxMachinesError,
+  SEAT_MODELS,
+  seatModelOptions,
+  seatTermsRequest,
+  type SeatTerms,
+} from "./seat-terms.ts";
 
 /** The terms a new license is issued with, as the issue forms hold them ("" for "the default"). */
-export interface LicenseTerms extends DeviceTerms {
+export interface LicenseTerms extends DeviceTerms, SeatTerms {
   expiresOn: string;
   offlineDays: number | "";
   /** "auto": the server's rule (fixed with a fingerprint, none without). */
@@ -36,6 +50,7 @@ export const defaultTerms = (binding: LicenseTerms["binding"]): LicenseTerms => 
   maxNewDevices: "",
   windowDays: "",
   revocation: "template",
+  ...defaultSeatTerms,
 });
 
 /** The API's fields: a date expires at the end of that day (UTC), and an empty field is the default. */
@@ -45,6 +60,7 @@ export const termsRequest = (terms: LicenseTerms) => ({
   isTrial: terms.isTrial,
   hwBinding: terms.binding === "auto" ? null : terms.binding,
   ...deviceTermsRequest(terms),
+  ...seatTermsRequest(terms),
   revocation: terms.revocation === "template" ? null : terms.revocation,
 });
 
@@ -67,6 +83,7 @@ export function LicenseTermsFields({
   bindings,
   fieldError,
   trialLabel = "Trial license",
+  machineLimit = true,
   children,
 }: {
   terms: LicenseTerms;
@@ -75,10 +92,14 @@ export function LicenseTermsFields({
   bindings: LicenseTerms["binding"][];
   fieldError: (code: string) => string | undefined;
   trialLabel?: string;
+  /** Offer `limits.maxMachines` (the caller writes it into the configuration) on a floating license. */
+  machineLimit?: boolean;
   children?: ReactNode;
 }) {
   const set = (change: Partial<LicenseTerms>) => onChange({ ...terms, ...change });
   const revocation = terms.revocation === "template" ? template?.revocation : terms.revocation;
+  const floating = effectiveSeatModel(terms, template) === "floating";
+  const seatModel = terms.seatModel === "template" ? template?.seatModel : terms.seatModel;
   return (
     <>
       <TextInput
@@ -177,6 +198,58 @@ export function LicenseTermsFields({
         value={terms.revocation}
         onChange={(v) => v && set({ revocation: v as LicenseTerms["revocation"] })}
       />
+      <Select
+        label="Seats"
+        description={seatModel ? SEAT_MODELS[seatModel].means : "How the license's seats are counted"}
+        allowDeselect={false}
+        data={[
+          {
+            value: "template",
+            label: `The template's${template ? `: ${SEAT_MODELS[template.seatModel].name}` : ""}`,
+          },
+          ...seatModelOptions,
+        ]}
+        value={terms.seatModel}
+        onChange={(v) => v && set({ seatModel: v as LicenseTerms["seatModel"] })}
+      />
+      {floating && (
+        <>
+          <NumberInput
+            label="Lease (seconds)"
+            description={`How long a seat is held without a renew, ${LEASE_SECONDS.min} to ${LEASE_SECONDS.max}. Empty: the template's ${template ? formatDuration(template.leaseSeconds) : "length"}`}
+            min={LEASE_SECONDS.min}
+            max={LEASE_SECONDS.max}
+            allowDecimal={false}
+            clampBehavior="none"
+            value={terms.leaseSeconds}
+            onChange={(v) => set({ leaseSeconds: typeof v === "number" ? v : "" })}
+            error={leaseSecondsError(terms.leaseSeconds)}
+          />
+          <NumberInput
+            label="Borrowing (days)"
+            description={`How far ahead a lease may be borrowed for offline work, ${MAX_BORROW_DAYS.min} (none) to ${MAX_BORROW_DAYS.max}. Empty: the template's ${template ? template.maxBorrowDays : "days"}`}
+            min={MAX_BORROW_DAYS.min}
+            max={MAX_BORROW_DAYS.max}
+            allowDecimal={false}
+            clampBehavior="none"
+            value={terms.maxBorrowDays}
+            onChange={(v) => set({ maxBorrowDays: typeof v === "number" ? v : "" })}
+            error={maxBorrowDaysError(terms.maxBorrowDays)}
+          />
+          {machineLimit && (
+            <NumberInput
+              label="Machines (limits.maxMachines)"
+              description="How many machines may be activated; written into the configuration. Empty: as the configuration says"
+              min={1}
+              allowDecimal={false}
+              clampBehavior="none"
+              value={terms.maxMachines}
+              onChange={(v) => set({ maxMachines: typeof v === "number" ? v : "" })}
+              error={maxMachinesError(terms.maxMachines)}
+            />
+          )}
+        </>
+      )}
       <Checkbox
         label={trialLabel}
         checked={terms.isTrial}

@@ -23,6 +23,8 @@ import { PageHeader, QueryState } from "../lib/ui.tsx";
 import { REVOCATION_MODES } from "../licenses/revocation-terms.ts";
 import { templateDeviceRequest, templateDeviceValues } from "../licenses/device-terms.ts";
 import { TemplateDeviceFields } from "./device-fields.tsx";
+import { TemplateSeatFields } from "./seat-fields.tsx";
+import { templateSeatRequest, templateSeatValidate, templateSeatValues } from "../licenses/seat-terms.ts";
 import { RevocationField } from "./revocation-field.tsx";
 import { RevocationListPanel } from "./revocation-list-panel.tsx";
 import { SigningKeysPanel } from "./signing-keys-panel.tsx";
@@ -87,7 +89,9 @@ function SettingsPanel({ template }: { template: LicenseTemplateResponse }) {
       defaultValidityDays: template.defaultValidityDays,
       ...templateDeviceValues(template),
       revocation: template.revocation,
+      ...templateSeatValues(template),
     },
+    validate: templateSeatValidate,
   });
   const update = useAction(trpc.templates.update.mutationOptions(), {
     invalidate: [trpc.templates.pathKey()],
@@ -106,6 +110,7 @@ function SettingsPanel({ template }: { template: LicenseTemplateResponse }) {
             ...v,
             description: v.description || null,
             ...templateDeviceRequest(v),
+            ...templateSeatRequest(v),
           }),
         )}
       >
@@ -135,6 +140,7 @@ function SettingsPanel({ template }: { template: LicenseTemplateResponse }) {
             />
           </Group>
           <TemplateDeviceFields inputProps={form.getInputProps} disabled={!editable} />
+          <TemplateSeatFields values={form.values} inputProps={form.getInputProps} disabled={!editable} />
           <RevocationField inputProps={form.getInputProps("revocation")} disabled={!editable} />
           {(update.error ?? archive.error) && (
             <Alert color="red" role="alert">

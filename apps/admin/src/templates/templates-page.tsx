@@ -23,6 +23,8 @@ import { PageHeader } from "../lib/ui.tsx";
 import { describeLimit, templateDeviceRequest, templateDeviceValues } from "../licenses/device-terms.ts";
 import { REVOCATION_MODES } from "../licenses/revocation-terms.ts";
 import { TemplateDeviceFields } from "./device-fields.tsx";
+import { TemplateSeatFields } from "./seat-fields.tsx";
+import { templateSeatRequest, templateSeatValidate, templateSeatValues } from "../licenses/seat-terms.ts";
 import { RevocationField } from "./revocation-field.tsx";
 
 export function TemplatesPage() {
@@ -89,7 +91,9 @@ function CreateTemplateDialog({ onClose }: { onClose: () => void }) {
       defaultValidityDays: 365,
       ...templateDeviceValues(),
       revocation: DEFAULT_REVOCATION,
+      ...templateSeatValues(),
     },
+    validate: templateSeatValidate,
   });
   const create = useAction(trpc.templates.create.mutationOptions(), {
     invalidate: [trpc.templates.pathKey()],
@@ -104,7 +108,12 @@ function CreateTemplateDialog({ onClose }: { onClose: () => void }) {
       submitLabel="Create"
       onClose={onClose}
       onSubmit={form.onSubmit((v) =>
-        create.mutate({ ...v, description: v.description || null, ...templateDeviceRequest(v) }),
+        create.mutate({
+          ...v,
+          description: v.description || null,
+          ...templateDeviceRequest(v),
+          ...templateSeatRequest(v),
+        }),
       )}
     >
       <TextInput label="Name" required data-autofocus {...form.getInputProps("name")} />
@@ -126,6 +135,7 @@ function CreateTemplateDialog({ onClose }: { onClose: () => void }) {
         />
       </Group>
       <TemplateDeviceFields inputProps={form.getInputProps} />
+      <TemplateSeatFields values={form.values} inputProps={form.getInputProps} />
       <RevocationField inputProps={form.getInputProps("revocation")} />
     </ActionDialog>
   );

@@ -66,7 +66,7 @@ describe("tRPC operator console", () => {
 });
 
 describe("tRPC analytics", () => {
-  it("answers usage and distribution in every scope exactly as REST does", async () => {
+  it("answers usage, distribution and concurrency in every scope exactly as REST does", async () => {
     const window = { from: `${world.days[0]}T00:00:00Z`, to: app.clock.now().toISOString() };
     const scopes: Array<[TestClient, Record<string, string>]> = [
       [operator, {}],
@@ -81,6 +81,8 @@ describe("tRPC analytics", () => {
       expect(usage).toEqual(await rest(client, "analytics/usage", { ...window, ...scope }));
       const distribution = await client.trpc.analytics.distribution.query(scope);
       expect(distribution).toEqual(await rest(client, "analytics/distribution", scope));
+      const concurrency = await client.trpc.analytics.concurrency.query({ ...window, ...scope });
+      expect(concurrency).toEqual(await rest(client, "analytics/concurrency", { ...window, ...scope }));
     }
     const platform = await operator.trpc.analytics.usage.query(window);
     expect(seriesOf(platform)).toEqual({

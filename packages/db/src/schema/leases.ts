@@ -59,6 +59,9 @@ export const leases = pgTable(
       .where(sql`${t.releasedAt} is null and not ${t.lapsed}`),
     // Concurrency analytics: spans by the time they started (rows arrive in that order, so BRIN is enough).
     index("leases_by_acquired").using("brin", t.acquiredAt),
+    // Concurrency analytics: the spans still running at a day's start (today's, or the rollup's day), however
+    // long ago they began: a span ends no later than its `expires_at`.
+    index("leases_by_expires").on(t.expiresAt),
   ],
 );
 export type LeaseRow = typeof leases.$inferSelect;

@@ -112,6 +112,10 @@ export const licenses = pgTable(
     uniqueIndex("licenses_license_key_key").on(t.licenseKey),
     // Search by key prefix (LIKE 'SVC-AB%') needs pattern ops whatever the database collation.
     index("licenses_by_key_prefix").using("btree", sql`${t.licenseKey} text_pattern_ops`),
+    // Concurrency analytics: the seats of the floating licenses in scope, without reading the others.
+    index("licenses_floating_seats")
+      .on(t.companyId, t.templateId, t.maxSeats)
+      .where(sql`${t.seatModel} = 'floating' and ${t.status} = 'Active'`),
     // Search lists newest first (ORDER BY issued_at DESC, id DESC); each filter has an index that yields
     // rows already in that order. NULLS FIRST is spelled out: it is what DESC means in ORDER BY, and drizzle
     // otherwise writes DESC NULLS LAST, which PostgreSQL cannot use for that ORDER BY (NOT NULL or not).

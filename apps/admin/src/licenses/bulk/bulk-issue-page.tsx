@@ -4,6 +4,7 @@ import { errorCode, errorMessage } from "../../lib/errors.ts";
 import { usePermissions } from "../../lib/me.ts";
 import { PageHeader } from "../../lib/ui.tsx";
 import { defaultTerms, termsRequest } from "../license-terms.tsx";
+import { seatTermsError } from "../seat-terms.ts";
 import { useLookups } from "../lookups.ts";
 import { configProblem, readBulkCsv } from "./bulk-rows.ts";
 import { CsvStep } from "./csv-step.tsx";
@@ -62,7 +63,7 @@ function BulkIssue() {
     if (chosen) setCsv(await chosen.text());
   };
   const send = () => {
-    if (!batch.templateId || ready === 0 || sharedProblem) return;
+    if (!batch.templateId || ready === 0 || sharedProblem || seatTermsError(batch.terms)) return;
     const terms = { templateId: batch.templateId, config: batch.sharedConfig.trim() || null };
     void bulk.send({ ...terms, ...termsRequest(batch.terms) }, rows);
   };

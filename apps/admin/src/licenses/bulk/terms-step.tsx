@@ -49,10 +49,11 @@ export function TermsStep({
           bindings={["none", "firstActivation"]}
           fieldError={fieldError}
           trialLabel="Trial licenses"
+          machineLimit={false}
         />
         <Textarea
           label="Configuration for rows without their own (JSON)"
-          description="Empty: the template version's defaults. A row's config replaces it, and the defaults fill in the keys it leaves out"
+          description="Empty: the template version's defaults. A row's config replaces it, and the defaults fill in the keys it leaves out. A floating license's machine limit is limits.maxMachines"
           autosize
           minRows={2}
           value={value.sharedConfig}
