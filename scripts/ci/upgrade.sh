@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# The upgrade test (docs/operations.md, "Upgrading and rolling back"): the previous release
+# (scripts/release/previous.mjs: the newest release of CHANGELOG.md that is not HEAD) writes data on
+# PostgreSQL, then HEAD joins it on the same database and master key as in a rolling upgrade, and both serve.
+#
+#   1. The previous release's tree: `git archive` of its commit into a temporary directory (the clone's tags
+#      are not needed), installed and its server built as its own `npm run build:server -- server` does
+#      (the admin app is not built: a server without it serves the API only).
+#   2. HEAD's server built (node scripts/build.mjs server).
+#   3. scripts/ci/upgrade.ts starts the servers and checks: the previous release alone writes licenses
+#      (one and a bulk), an activation, heartbeats, webhook deliveries and two sessions; two HEAD instances
+#      start together on its database (HEAD migrates) while it runs; HEAD reads and serves all of it, and
+#      the previous release goes on serving reads and writes after HEAD's migrations; every event is
+#      delivered once; the previous release stops (the rollout is over), then starts again on the migrated
+#      database (the rollback) and serves; two HEAD instances start together on an empty database.
+#
+#   scripts/ci/upgrade.sh                  the install of the previous release: hard links of this checkout's
+#                                          node_modules when its package-lock.json is the same file (what
+#                                          `npm ci` would install), otherwise `npm ci` in the copy
+#   scripts/ci/upgrade.sh --fresh-install  always `npm ci` in the copy (minutes)
+#
+# PostgreSQL: TEST_DATABASE_URL's server (default postgres://postgres:postgres@127.0.0.1:5432/postgres), where
+# two databases of its own are created and dropped. Redis: TEST_REDIS_URL when set.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+repo=$PWD
+admin_url=${TEST_DATABASE_URL:-postgres://postgres:postgres@127.0.0.1:5432/postgres}
+started=$SECONDS
+say() { printf 'upgrade: %s (%ds)\n' "$*" $((SECONDS - started)); }
+
+pg_isready -q -d "$admin_url" || { echo "upgrade: no PostgreSQL at $admin_url" >&2; exit 1; }
+read -r tag commit < <(node scripts/release/previous.mjs)
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/licensing-upgrade.XXXXXX")
+databases=()
+cleanup() {
+  local status=$?
+  if [ "$status" != 0 ]; then
+    for log in "$work"/*.log; do
+      [ -f "$log" ] && { echo "--- $log (last 30 lines)" >&2; tail -n 30 "$log" >&2; }
+    done
+  fi
+  for db in "${databases[@]}"; do psql -q "$admin_url" -c "drop database if exists $db with (force)" || true; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# 1. The previous release.
+mkdir "$work/old"
+git archive "$commit" | tar -x -C "$work/old"
+if [ "${1:-}" != --fresh-install ] && [ -d node_modules ] && git show "$commit:package-lock.json" | cmp -s - package-lock.json; then
+  for modules in node_modules apps/*/node_modules packages/*/node_modules; do
+    [ -d "$modules" ] && [ -d "$work/old/$(dirname "$modules")" ] && cp -al "$modules" "$work/old/$modules"
+  done
+  say "$tag ($commit): its package-lock.json is this checkout's, node_modules hard-linked"
+else
+  (cd "$work/old" && ELECTRON_SKIP_BINARY_DOWNLOAD=1 npm ci --no-audit --no-fund --prefer-offline --loglevel=error)
+  say "$tag ($commit): npm ci"
+fi
+(cd "$work/old" && node scripts/build.mjs server >/dev/null)
+say "$tag: server built"
+
+# 2. HEAD (what `npm start` runs, without its build check; built here when stale).
+node scripts/build.mjs server >/dev/null
+say "HEAD: server built"
+
+# 3. The databases, and the test.
+for db in licensing_upgrade_$$ licensing_upgrade_empty_$$; do
+  psql -q "$admin_url" -c "create database $db"
+  databases+=("$db")
+done
+OLD_MAIN="$work/old/apps/server/dist/main.js" HEAD_MAIN="$repo/apps/server/dist/main.js" \
+  DATABASE_URL="${admin_url%/*}/licensing_upgrade_$$" EMPTY_DATABASE_URL="${admin_url%/*}/licensing_upgrade_empty_$$" \
+  LICENSING_MASTER_KEY="$(node -e 'process.stdout.write(require("node:crypto").randomBytes(32).toString("base64"))')" \
+  WORK="$work" OLD_RELEASE="$tag" ${TEST_REDIS_URL:+REDIS_URL="$TEST_REDIS_URL"} \
+  node --import tsx scripts/ci/upgrade.ts
+say "passed ($tag → HEAD)"
