@@ -3,9 +3,11 @@
 # (scripts/release/previous.mjs: the newest release of CHANGELOG.md that is not HEAD) writes data on
 # PostgreSQL, then HEAD joins it on the same database and master key as in a rolling upgrade, and both serve.
 #
-#   1. The previous release's tree: `git archive` of its commit into a temporary directory (the clone's tags
-#      are not needed), installed and its server built as its own `npm run build:server -- server` does
-#      (the admin app is not built: a server without it serves the API only).
+#   1. The previous release's tree: `git archive` of its commit (the clone's tags are not needed), installed
+#      and its server built as its own `npm run build:server -- server` does (not its admin app: a server
+#      without it serves the API, which is what is tested). Kept in a cache outside the checkout, one tree
+#      per release commit (LICENSING_UPGRADE_CACHE, default ~/.cache/licensing-upgrade): a fresh CI machine
+#      installs it, a later run on the same machine reuses it, and an older release's tree is removed.
 #   2. HEAD's server built (node scripts/build.mjs server).
 #   3. scripts/ci/upgrade.ts starts the servers and checks: the previous release alone writes licenses
 #      (one and a bulk), an activation, heartbeats, webhook deliveries and two sessions; two HEAD instances
@@ -16,8 +18,8 @@
 #
 #   scripts/ci/upgrade.sh                  the install of the previous release: hard links of this checkout's
 #                                          node_modules when its package-lock.json is the same file (what
-#                                          `npm ci` would install), otherwise `npm ci` in the copy
-#   scripts/ci/upgrade.sh --fresh-install  always `npm ci` in the copy (minutes)
+#                                          `npm ci` would install), otherwise `npm ci` (minutes)
+#   scripts/ci/upgrade.sh --fresh-install  installs and builds it again with `npm ci`, cached or not
 #
 # PostgreSQL: TEST_DATABASE_URL's server (default postgres://postgres:postgres@127.0.0.1:5432/postgres), where
 # two databases of its own are created and dropped. Redis: TEST_REDIS_URL when set.
@@ -42,26 +44,49 @@ cleanup() {
   fi
   for db in "${databases[@]}"; do psql -q "$admin_url" -c "drop database if exists $db with (force)" || true; done
   rm -rf "$work"
+  if [ -n "${staging:-}" ]; then rm -rf "$staging"; fi
 }
 trap cleanup EXIT
 
-# 1. The previous release.
-mkdir "$work/old"
-git archive "$commit" | tar -x -C "$work/old"
-if [ "${1:-}" != --fresh-install ] && [ -d node_modules ] && git show "$commit:package-lock.json" | cmp -s - package-lock.json; then
-  for modules in node_modules apps/*/node_modules packages/*/node_modules; do
-    [ -d "$modules" ] && [ -d "$work/old/$(dirname "$modules")" ] && cp -al "$modules" "$work/old/$modules"
-  done
-  say "$tag ($commit): its package-lock.json is this checkout's, node_modules hard-linked"
+# 1. The previous release, installed and built once per release commit in a cache outside the checkout
+#    (a fresh CI machine starts without it; locally the next run reuses it, and the tree of an older release
+#    is removed when the previous release changes).
+cache=${LICENSING_UPGRADE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/licensing-upgrade}
+old=$cache/$commit
+if [ "${1:-}" = --fresh-install ] || [ ! -f "$old/.ready" ]; then
+  mkdir -p "$cache"
+  staging=$(mktemp -d "$cache/.staging.XXXXXX")
+  git archive "$commit" | tar -x -C "$staging"
+  linked=
+  if [ "${1:-}" != --fresh-install ] && [ -d node_modules ] && git show "$commit:package-lock.json" | cmp -s - package-lock.json; then
+    linked=yes
+    for modules in node_modules apps/*/node_modules packages/*/node_modules; do
+      [ -d "$modules" ] && [ -d "$staging/$(dirname "$modules")" ] || continue
+      cp -al "$modules" "$staging/$modules" 2>/dev/null || { linked=; break; }
+    done
+  fi
+  if [ -n "$linked" ]; then
+    say "$tag ($commit): its package-lock.json is this checkout's, node_modules hard-linked"
+  else
+    rm -rf "$staging/node_modules" "$staging"/{apps,packages}/*/node_modules
+    (cd "$staging" && ELECTRON_SKIP_BINARY_DOWNLOAD=1 npm ci --no-audit --no-fund --prefer-offline --loglevel=error >/dev/null)
+    say "$tag ($commit): npm ci"
+  fi
+  (cd "$staging" && node scripts/build.mjs server 2>"$work/old-build.log")
+  touch "$staging/.ready"
+  rm -rf "$old"
+  mv -T "$staging" "$old" 2>/dev/null || rm -rf "$staging"
+  staging=
+  say "$tag: server built in $old"
 else
-  (cd "$work/old" && ELECTRON_SKIP_BINARY_DOWNLOAD=1 npm ci --no-audit --no-fund --prefer-offline --loglevel=error)
-  say "$tag ($commit): npm ci"
+  say "$tag ($commit): installed and built in $old (an earlier run)"
 fi
-(cd "$work/old" && node scripts/build.mjs server >/dev/null)
-say "$tag: server built"
+for dir in "$cache"/*; do
+  [ "$dir" = "$old" ] || rm -rf "$dir"
+done
 
 # 2. HEAD (what `npm start` runs, without its build check; built here when stale).
-node scripts/build.mjs server >/dev/null
+node scripts/build.mjs server 2>"$work/head-build.log"
 say "HEAD: server built"
 
 # 3. The databases, and the test.
@@ -69,7 +94,7 @@ for db in licensing_upgrade_$$ licensing_upgrade_empty_$$; do
   psql -q "$admin_url" -c "create database $db"
   databases+=("$db")
 done
-OLD_MAIN="$work/old/apps/server/dist/main.js" HEAD_MAIN="$repo/apps/server/dist/main.js" \
+OLD_MAIN="$old/apps/server/dist/main.js" HEAD_MAIN="$repo/apps/server/dist/main.js" \
   DATABASE_URL="${admin_url%/*}/licensing_upgrade_$$" EMPTY_DATABASE_URL="${admin_url%/*}/licensing_upgrade_empty_$$" \
   LICENSING_MASTER_KEY="$(node -e 'process.stdout.write(require("node:crypto").randomBytes(32).toString("base64"))')" \
   WORK="$work" OLD_RELEASE="$tag" ${TEST_REDIS_URL:+REDIS_URL="$TEST_REDIS_URL"} \
