@@ -20,6 +20,7 @@
 #                                          node_modules when its package-lock.json is the same file (what
 #                                          `npm ci` would install), otherwise `npm ci` (minutes)
 #   scripts/ci/upgrade.sh --fresh-install  installs and builds it again with `npm ci`, cached or not
+#   scripts/ci/upgrade.sh --from v0.4.0    from an older release of CHANGELOG.md instead (by hand)
 #
 # PostgreSQL: TEST_DATABASE_URL's server (default postgres://postgres:postgres@127.0.0.1:5432/postgres), where
 # two databases of its own are created and dropped. Redis: TEST_REDIS_URL when set.
@@ -31,7 +32,26 @@ started=$SECONDS
 say() { printf 'upgrade: %s (%ds)\n' "$*" $((SECONDS - started)); }
 
 pg_isready -q -d "$admin_url" || { echo "upgrade: no PostgreSQL at $admin_url" >&2; exit 1; }
-read -r tag commit < <(node scripts/release/previous.mjs)
+fresh= from=
+while (($#)); do
+  case $1 in
+    --fresh-install) fresh=yes ;;
+    --from) from=${2:?--from needs a tag}; shift ;;
+    *) echo "usage: scripts/ci/upgrade.sh [--fresh-install] [--from vX.Y.Z]" >&2; exit 2 ;;
+  esac
+  shift
+done
+if [ -n "$from" ]; then
+  # An older release of CHANGELOG.md than the previous one (by hand: CI tests the previous release).
+  read -r tag commit < <(node --input-type=module -e '
+    const { releases } = await import("./scripts/release/previous.mjs");
+    const release = releases().find((r) => r.tag === process.argv[1]);
+    if (!release) { console.error(`upgrade: no release ${process.argv[1]} in CHANGELOG.md`); process.exit(2); }
+    console.log(release.tag, release.commit);' "$from")
+  commit=$(git rev-parse "$commit^{commit}")
+else
+  read -r tag commit < <(node scripts/release/previous.mjs)
+fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/licensing-upgrade.XXXXXX")
 databases=()
@@ -53,12 +73,12 @@ trap cleanup EXIT
 #    is removed when the previous release changes).
 cache=${LICENSING_UPGRADE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/licensing-upgrade}
 old=$cache/$commit
-if [ "${1:-}" = --fresh-install ] || [ ! -f "$old/.ready" ]; then
+if [ -n "$fresh" ] || [ ! -f "$old/.ready" ]; then
   mkdir -p "$cache"
   staging=$(mktemp -d "$cache/.staging.XXXXXX")
   git archive "$commit" | tar -x -C "$staging"
   linked=
-  if [ "${1:-}" != --fresh-install ] && [ -d node_modules ] && git show "$commit:package-lock.json" | cmp -s - package-lock.json; then
+  if [ -z "$fresh" ] && [ -d node_modules ] && git show "$commit:package-lock.json" | cmp -s - package-lock.json; then
     linked=yes
     for modules in node_modules apps/*/node_modules packages/*/node_modules; do
       [ -d "$modules" ] && [ -d "$staging/$(dirname "$modules")" ] || continue
@@ -81,9 +101,12 @@ if [ "${1:-}" = --fresh-install ] || [ ! -f "$old/.ready" ]; then
 else
   say "$tag ($commit): installed and built in $old (an earlier run)"
 fi
-for dir in "$cache"/*; do
-  [ "$dir" = "$old" ] || rm -rf "$dir"
-done
+# Only the previous release's tree is kept (a --from run keeps it too).
+if [ -z "$from" ]; then
+  for dir in "$cache"/*; do
+    [ "$dir" = "$old" ] || rm -rf "$dir"
+  done
+fi
 
 # 2. HEAD (what `npm start` runs, without its build check; built here when stale).
 node scripts/build.mjs server 2>"$work/head-build.log"
