@@ -101,11 +101,15 @@ if [ -n "$fresh" ] || [ ! -f "$old/.ready" ]; then
 else
   say "$tag ($commit): installed and built in $old (an earlier run)"
 fi
-# Only the previous release's tree is kept (a --from run keeps it too).
+# Only the previous release's tree is kept (a --from run keeps it too). Removing one takes minutes on a busy
+# machine, so the others are moved aside and removed in the background, at the lowest priority.
 if [ -z "$from" ]; then
   for dir in "$cache"/*; do
-    [ "$dir" = "$old" ] || rm -rf "$dir"
+    [ "$dir" = "$old" ] || mv -T "$dir" "$(mktemp -u "$cache/.removed.XXXXXX")"
   done
+  if compgen -G "$cache/.removed.*" >/dev/null; then
+    (nice -n 19 rm -rf "$cache"/.removed.* >/dev/null 2>&1 &)
+  fi
 fi
 
 # 2. HEAD (what `npm start` runs, without its build check; built here when stale).

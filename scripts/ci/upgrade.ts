@@ -11,7 +11,7 @@
  *   3. Through HEAD: both sessions opened on the previous release still work; the licenses, the
  *      activation, the heartbeats and the webhook deliveries read back; the activation's heartbeat goes on,
  *      answered with a marker the template's key signs; a new license verifies with that key.
- *   4. The previous release, after HEAD's migrations, keeps serving reads and writes: a heartbeat, a new
+ *   4. The previous release, after HEAD's migrations, keeps serving reads and writes: sign-ins, a heartbeat, a new
  *      activation, a new license, the panel's reads (of what HEAD wrote too).
  *   5. Every event was delivered exactly once while three dispatchers ran.
  *   6. The rollout ends (the previous release stops with SIGTERM, exit 0); then the rollback: HEAD stops, the
@@ -308,11 +308,13 @@ const template = await operator.api.templates.create({
 });
 must(template.status === 201, `template: ${template.status} ${template.text}`);
 const templateId = template.body.id;
-const keys = await operator.api.templates.signingKeys.list({ params: { id: templateId } });
-must(keys.status === 200 && keys.body.length === 1, `signing keys: ${keys.status} ${keys.text}`);
-const publicKey = keys.body[0]!.publicKeyHex;
-
-const first = await issue(old, operator, companyId, templateId, publicKey);
+// The template's public key as the first license carries it (older releases list no signing keys).
+const firstIssued = await operator.api.licenses.issue({ body: { companyId, templateId } });
+must(firstIssued.status === 201, `issue on ${old.name}: ${firstIssued.status} ${firstIssued.text}`);
+const first = firstIssued.body;
+const publicKey = first.publicKey;
+must(signedBy(first.token, publicKey), `the first license does not verify with its public key`);
+expectEvent("license.issued", first.id);
 const bulk = await operator.api.licenses.bulkIssue({
   body: { templateId, items: Array.from({ length: 5 }, () => ({ companyId })) },
 });
@@ -377,6 +379,11 @@ for (const head of [headA, headB]) {
   );
   const file = await asOperator.api.licenses.file({ params: { id: first.id } });
   must(file.status === 200 && file.body.token === first.token, `the license file changed on ${head.name}`);
+  const keys = await asOperator.api.templates.signingKeys.list({ params: { id: templateId } });
+  must(
+    keys.status === 200 && keys.body.some((k) => k.publicKeyHex === publicKey && k.status === "Active"),
+    `the template's signing keys on ${head.name}: ${keys.status} ${keys.text}`,
+  );
   const heartbeats = await heartbeatCount(asOperator, first.id);
   must(
     heartbeats >= heartbeatsBefore,
@@ -436,10 +443,17 @@ must(
   oldPage.status === 200 && oldPage.body.total === 8,
   `search on ${OLD}: ${oldPage.status} ${oldPage.text}`,
 );
+// Signing in on the previous release: a wrong password is refused (the login protection writes), the right
+// one opens a session.
+const wrong = await new TestClient(old.url).api.auth.login({
+  body: { email: userEmail, password: "wrong-password-1" },
+});
+must(wrong.status === 401, `a wrong password on ${OLD}: ${wrong.status} ${wrong.text}`);
+await new TestClient(old.url).login(userEmail, "user-password-1");
 const oldMe = await user.api.auth.me();
 must(oldMe.status === 200, `the user's session on ${OLD}: ${oldMe.status}`);
 say(
-  `${OLD} after HEAD's migrations: heartbeats, an activation, a license issued, the panel reads HEAD's writes`,
+  `${OLD} after HEAD's migrations: heartbeats, an activation, a license issued, sign-ins, the panel reads HEAD's writes`,
 );
 
 // ---- 5. Every event delivered once, while three dispatchers ran ---------------------------------------
