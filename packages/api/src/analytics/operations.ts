@@ -7,6 +7,7 @@ const tags = ["Analytics"];
 export const analyticsOperations = {
   usage: operation({
     method: "get",
+    reads: "replica",
     path: "/panel/analytics/usage",
     summary: "Activity per UTC day",
     description:
@@ -20,6 +21,7 @@ export const analyticsOperations = {
   }),
   distribution: operation({
     method: "get",
+    reads: "replica",
     path: "/panel/analytics/distribution",
     summary: "Licenses and activations by template and company",
     description:
