@@ -157,7 +157,12 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
   });
   const { port } = server.address() as AddressInfo;
   logger.info(
-    { port, database: database.kind, readReplica: Boolean(readDatabase), publicBaseUrl: deps.config.publicBaseUrl },
+    {
+      port,
+      database: database.kind,
+      readReplica: Boolean(readDatabase),
+      publicBaseUrl: deps.config.publicBaseUrl,
+    },
     "licensing service listening",
   );
   logger.flush();

@@ -70,7 +70,12 @@ describe.skipIf(!postgresBin)("a read replica (DATABASE_READ_URL)", () => {
     const n = ++issued;
     const company = await operator.api.companies.create({ body: { name: `Acme ${n}`, slug: `acme-${n}` } });
     const template = await operator.api.templates.create({
-      body: { name: `Editor ${n}`, productCode: `EDITOR${n}`, defaultOfflineDays: 7, defaultValidityDays: 30 },
+      body: {
+        name: `Editor ${n}`,
+        productCode: `EDITOR${n}`,
+        defaultOfflineDays: 7,
+        defaultValidityDays: 30,
+      },
     });
     const res = await operator.api.licenses.issue({
       body: { companyId: company.body.id, templateId: template.body.id },
