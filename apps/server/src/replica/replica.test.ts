@@ -152,6 +152,38 @@ describe.skipIf(!postgresBin)("a read replica (DATABASE_READ_URL)", () => {
     }
   });
 
+  it("leaves a replica that lags beyond DATABASE_READ_MAX_LAG_SECONDS to the primary", async () => {
+    const license = await issue();
+    clock.advance(REPLICA_WARNING_INTERVAL_MS + 1_000);
+    await caughtUp();
+    await onStandby("select pg_wal_replay_pause()");
+    try {
+      // A write the standby receives and does not replay; its lag then grows with the database's clock.
+      await primarySql.query("create table replica_lag_probe (id int)");
+      await vi.waitFor(
+        async () => {
+          const [row] = await onStandby<{ lag: number }>(
+            `select extract(epoch from now() - pg_last_xact_replay_timestamp())::float8 as lag
+             where pg_last_wal_receive_lsn() > pg_last_wal_replay_lsn()`,
+          );
+          if (!row || row.lag * 1000 <= DEFAULT_MAX_LAG_MS) throw new Error("the standby does not lag yet");
+        },
+        { timeout: 60_000, interval: 200 },
+      );
+      const warningsBefore = replicaWarnings();
+      const before = await standbySearches();
+      const res = await search(operator, license.licenseKey);
+      expect(res.status).toBe(200);
+      expect(res.body.items.map((l) => l.id)).toEqual([license.id]);
+      expect(await standbySearches()).toBe(before);
+      expect(logLines.slice(-1)[0]).toContain("read replica lags behind");
+      expect(replicaWarnings() - warningsBefore).toBe(1);
+    } finally {
+      await onStandby("select pg_wal_replay_resume()");
+      await primarySql.query("drop table if exists replica_lag_probe");
+    }
+  });
+
   it("falls back to the primary when the replica is down, with one warning a minute, and returns to it", async () => {
     const license = await issue();
     clock.advance(REPLICA_WARNING_INTERVAL_MS + 1_000);
