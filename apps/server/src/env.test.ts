@@ -18,7 +18,9 @@ describe("parseEnv", () => {
       LOG_LEVEL: "info",
       WEBHOOK_POLL_INTERVAL_SECONDS: 15,
       WEBHOOK_ALLOW_PRIVATE: false,
+      DATABASE_READ_MAX_LAG_SECONDS: 5,
     });
+    expect(parseEnv({}).DATABASE_READ_URL).toBeUndefined();
     expect(parseEnv({ CLIENT_SIGNATURE_MIN_VERSION: "v2" }).CLIENT_SIGNATURE_MIN_VERSION).toBe("v2");
   });
 
@@ -55,9 +57,26 @@ describe("parseEnv", () => {
     ["CLIENT_SIGNATURE_MIN_VERSION", "v3"],
     ["LICENSING_ALLOW_GENERATED_MASTER_KEY", "yes"],
     ["METRICS_TOKEN", "short"],
+    ["DATABASE_READ_URL", "mysql://replica/db"],
+    ["DATABASE_READ_MAX_LAG_SECONDS", "0"],
   ])("names %s when its value %j is bad", (name, value) => {
     expect(() => parseEnv({ [name]: value })).toThrow(EnvError);
     expect(() => parseEnv({ [name]: value })).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}: `));
+  });
+
+  it("takes a read replica only beside a PostgreSQL primary", () => {
+    expect(() => parseEnv({ DATABASE_READ_URL: "postgres://replica/licensing" })).toThrow(
+      /DATABASE_READ_URL: a read replica needs the primary's DATABASE_URL/,
+    );
+    const env = parseEnv({
+      DATABASE_URL: "postgres://primary/licensing",
+      DATABASE_READ_URL: "postgres://replica/licensing",
+      DATABASE_READ_MAX_LAG_SECONDS: "10",
+    });
+    expect(env).toMatchObject({
+      DATABASE_READ_URL: "postgres://replica/licensing",
+      DATABASE_READ_MAX_LAG_SECONDS: 10,
+    });
   });
 
   it("needs both bootstrap variables or neither, and a long enough password", () => {

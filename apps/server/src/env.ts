@@ -11,6 +11,8 @@ export const EnvSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+    DATABASE_READ_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+    DATABASE_READ_MAX_LAG_SECONDS: positiveInt(5),
     DATA_DIR: z.string().min(1).default("./.data"),
     REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
     PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -47,6 +49,10 @@ export const EnvSchema = z
     BOOTSTRAP_OPERATOR_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
     METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  })
+  .refine((env) => !env.DATABASE_READ_URL || env.DATABASE_URL, {
+    message: "a read replica needs the primary's DATABASE_URL (the embedded database has none)",
+    path: ["DATABASE_READ_URL"],
   })
   .refine((env) => !env.BOOTSTRAP_OPERATOR_EMAIL === !env.BOOTSTRAP_OPERATOR_PASSWORD, {
     message: "set both BOOTSTRAP_OPERATOR_EMAIL and BOOTSTRAP_OPERATOR_PASSWORD, or neither",

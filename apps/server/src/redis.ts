@@ -1,4 +1,5 @@
 import { once } from "node:events";
+import type { RecentWrites } from "@licensing/core";
 import { Redis } from "ioredis";
 
 /**
@@ -19,4 +20,19 @@ export async function connectRedis(url: string): Promise<Redis> {
   const timeout = new Promise((resolve) => setTimeout(resolve, 2000).unref());
   await Promise.race([once(redis, "ready").catch(() => {}), timeout]);
   return redis;
+}
+
+/**
+ * Read-your-writes shared by every instance (docs/decisions/0056): a key per writer that expires with the
+ * window. Redis keeps the time here, not the service's clock.
+ */
+export function redisRecentWrites(redis: Redis, prefix = "licensing:wrote:"): RecentWrites {
+  return {
+    async note(principal, windowMs) {
+      await redis.set(prefix + principal, "1", "PX", windowMs);
+    },
+    async has(principal) {
+      return (await redis.exists(prefix + principal)) === 1;
+    },
+  };
 }

@@ -22,7 +22,7 @@ import { pino, type Logger } from "pino";
 import { EnvError, type Env } from "./env.ts";
 import { loadMasterKey } from "./master-key.ts";
 import { serverJobs, WEBHOOK_DELIVERY_JOB, type ServerJobId } from "./jobs.ts";
-import { connectRedis } from "./redis.ts";
+import { connectRedis, redisRecentWrites } from "./redis.ts";
 import { startWorkers, type Workers } from "./workers.ts";
 
 export interface RunningServer {
@@ -39,6 +39,8 @@ export interface StartOptions {
   logger?: Logger;
   /** An open database to use instead of the one the environment names (tests). */
   database?: Database;
+  /** An open read replica to use instead of DATABASE_READ_URL's (tests). */
+  readDatabase?: Database;
   validateResponses?: boolean;
   /** How often the expiry and silence sweepers run (default SWEEP_INTERVAL_SECONDS). */
   sweepIntervalMs?: number;
@@ -76,6 +78,9 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
       dataDir: env.DATABASE_URL ? undefined : join(env.DATA_DIR, "pglite"),
     });
   await database.migrate();
+  const readDatabase =
+    options.readDatabase ??
+    (env.DATABASE_READ_URL ? createDatabase({ url: env.DATABASE_READ_URL, replica: true }) : undefined);
 
   const master = loadMasterKey(env.LICENSING_MASTER_KEY, env.DATA_DIR);
   if (master.generated)
@@ -84,9 +89,13 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
       "LICENSING_MASTER_KEY is unset: generated a development key under DATA_DIR",
     );
   const publicBaseUrl = env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`;
+  const redis = env.REDIS_URL ? await connectRedis(env.REDIS_URL) : undefined;
   const deps = createDeps({
     db: database.db,
     telemetryDb: database.telemetryDb,
+    readDb: readDatabase?.db,
+    readMaxLagSeconds: env.DATABASE_READ_MAX_LAG_SECONDS,
+    recentWrites: redis && redisRecentWrites(redis),
     clock,
     logger,
     publicBaseUrl,
@@ -105,6 +114,8 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
   const refused = await sealedUnderAnotherKey(database.db, deps.secrets);
   if (refused.length > 0) {
     if (!options.database) await database.close();
+    if (!options.readDatabase) await readDatabase?.close();
+    redis?.disconnect();
     throw new EnvError(
       `LICENSING_MASTER_KEY: this key does not open the ${refused.join(", ")} stored in the database; ` +
         `start with the key they were sealed under (npm run rotate-master-key moves them to a new one)`,
@@ -113,6 +124,8 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
   const keyCheck = await checkMasterKey(database.db, deps.secrets, clock.now());
   if (keyCheck === "mismatch") {
     if (!options.database) await database.close();
+    if (!options.readDatabase) await readDatabase?.close();
+    redis?.disconnect();
     throw new EnvError(
       "LICENSING_MASTER_KEY: this key does not open the key check value stored in the database by the " +
         "first instance started on it; every instance on one database needs the same key" +
@@ -133,6 +146,8 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
   } catch (error) {
     if (!(error instanceof SealedValueError)) throw error;
     if (!options.database) await database.close();
+    if (!options.readDatabase) await readDatabase?.close();
+    redis?.disconnect();
     throw new EnvError(
       `${error.message}. Nothing was re-sealed: start with the master key they were sealed under`,
     );
@@ -142,7 +157,6 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
   // Process metrics (memory, CPU, event loop, GC) and the pools' use, read at each scrape of /metrics.
   deps.metrics.collectProcessMetrics();
   deps.metrics.sources.pools = () => database.pools();
-  const redis = env.REDIS_URL ? await connectRedis(env.REDIS_URL) : undefined;
   const app = createApp({
     deps,
     ping: () => database.ping(),
@@ -171,7 +185,12 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
   });
   const { port } = server.address() as AddressInfo;
   logger.info(
-    { port, database: database.kind, publicBaseUrl: deps.config.publicBaseUrl },
+    {
+      port,
+      database: database.kind,
+      readReplica: Boolean(readDatabase),
+      publicBaseUrl: deps.config.publicBaseUrl,
+    },
     "licensing service listening",
   );
   logger.flush();
@@ -187,6 +206,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
       await deps.mailer.idle();
       redis?.disconnect();
       if (!options.database) await database.close();
+      if (!options.readDatabase) await readDatabase?.close();
       destination?.flushSync();
     },
   };

@@ -13,6 +13,7 @@ import { createConfigValidators, type ConfigValidators } from "./licenses/config
 import { createMailer, type Mailer } from "./mail/mailer.ts";
 import { createMetrics, type Metrics } from "./metrics/metrics.ts";
 import { webhookQueueFigures } from "./webhooks/queue.ts";
+import { createReadReplica, type ReadReplica, type RecentWrites } from "./replica.ts";
 
 /** Settings the use-cases need; the server builds them from the environment. */
 export interface CoreConfig {
@@ -81,6 +82,14 @@ export interface Deps {
   db: Db;
   /** Writes whose loss in a crash is harmless (heartbeats); see `Database.telemetryDb`. */
   telemetryDb: Db;
+  /**
+   * Where the read-only queries of the operations declared `reads: "replica"` run: the primary (`db`),
+   * except in the call of such an operation that the API layer routes to the read replica (decision 0056).
+   * Nothing else reads it, and nothing writes through it.
+   */
+  reads: Db;
+  /** The read replica (DATABASE_READ_URL) and its health; absent: everything on the primary. */
+  replica: ReadReplica | undefined;
   clock: Clock;
   config: CoreConfig;
   secrets: SecretBox;
@@ -110,6 +119,12 @@ export interface DepsOptions {
   db: Db;
   /** Defaults to `db`. */
   telemetryDb?: Db | undefined;
+  /** A streaming replica of `db` (DATABASE_READ_URL) for the operations declared `reads: "replica"`. */
+  readDb?: Db | undefined;
+  /** DATABASE_READ_MAX_LAG_SECONDS (default 5). */
+  readMaxLagSeconds?: number | undefined;
+  /** Who wrote lately (read-your-writes); defaults to this process's memory. */
+  recentWrites?: RecentWrites | undefined;
   clock: Clock;
   logger: Logger;
   publicBaseUrl: string;
@@ -130,6 +145,8 @@ export interface DepsOptions {
   clientSignatureMinVersion?: SignatureVersion | undefined;
 }
 
+export const DEFAULT_READ_MAX_LAG_SECONDS = 5;
+
 /** Builds the dependencies from their parts; the server and the test harness both use it. */
 export function createDeps(options: DepsOptions): Deps {
   const { db, clock, logger } = options;
@@ -140,6 +157,16 @@ export function createDeps(options: DepsOptions): Deps {
   const deps: Deps = {
     db,
     telemetryDb,
+    reads: db,
+    replica:
+      options.readDb &&
+      createReadReplica({
+        db: options.readDb,
+        clock,
+        logger,
+        maxLagSeconds: options.readMaxLagSeconds ?? DEFAULT_READ_MAX_LAG_SECONDS,
+        recentWrites: options.recentWrites,
+      }),
     clock,
     logger,
     config: {

@@ -10,7 +10,17 @@ export {
   type Deps,
   type DepsOptions,
   type RequestInfo,
+  DEFAULT_READ_MAX_LAG_SECONDS,
 } from "./deps.ts";
+export {
+  createReadReplica,
+  LAG_CHECK_INTERVAL_MS,
+  REPLICA_RETRY_AFTER_MS,
+  REPLICA_WARNING_INTERVAL_MS,
+  memoryRecentWrites,
+  type ReadReplica,
+  type RecentWrites,
+} from "./replica.ts";
 export {
   createSecretBox,
   SealedValueError,

@@ -60,6 +60,11 @@ export interface DatabaseOptions {
   dataDir?: string | undefined;
   /** Pool size for the server driver (default 10: a few busy connections beat many waiting ones). */
   maxConnections?: number | undefined;
+  /**
+   * A read replica (DATABASE_READ_URL): sessions are read-only, a connection is given up after 2 s (its
+   * readers then go to the primary), and there is no telemetry pool. Never migrated.
+   */
+  replica?: boolean | undefined;
 }
 
 // Resolved through the package's own name, so it holds when this module is bundled into the server build.
@@ -70,7 +75,7 @@ const MIGRATION_LOCK_KEY = 4_210_771_001;
 
 export function createDatabase(options: DatabaseOptions = {}): Database {
   return options.url
-    ? createPostgres(options.url, options.maxConnections ?? 10)
+    ? createPostgres(options.url, options.maxConnections ?? 10, options.replica ?? false)
     : createEmbedded(options.dataDir);
 }
 
@@ -98,11 +103,16 @@ function releaseWhenBeginFails(client: pg.PoolClient) {
   }) as typeof client.query;
 }
 
-function createPostgres(url: string, max: number): Database {
+function createPostgres(url: string, max: number, replica: boolean): Database {
   // A bounded wait for a connection: with the database down or unreachable a request fails (503) instead
   // of hanging.
-  const connectionTimeoutMillis = 5_000;
-  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis });
+  const connectionTimeoutMillis = replica ? 2_000 : 5_000;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis,
+    ...(replica && { options: "-c default_transaction_read_only=on" }),
+  });
   // A lost connection must not crash the process. The pool reports (and drops) its idle clients; a client
   // checked out for a transaction reports on itself, and its next query fails (503), so both are ignored here.
   const survive = (p: pg.Pool) => {
@@ -114,6 +124,16 @@ function createPostgres(url: string, max: number): Database {
   };
   survive(pool);
   const db = drizzlePg(pool, { schema }) as unknown as Db;
+  if (replica)
+    return {
+      db,
+      telemetryDb: db,
+      kind: "postgres",
+      migrate: () => Promise.reject(new Error("a read replica is not migrated")),
+      ping: async () => void (await db.execute(sql`select 1`)),
+      listen: () => Promise.reject(new Error("a read replica has no notifications")),
+      close: () => pool.end(),
+    };
   const telemetryPool = new pg.Pool({
     connectionString: url,
     max: Math.max(2, Math.ceil(max / 2)),

@@ -1,8 +1,8 @@
 import { execFile } from "node:child_process";
-import { chownSync, mkdtempSync, rmSync } from "node:fs";
+import { chownSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { findPostgresBinDir } from "@licensing/api/testing/tools";
 
@@ -32,9 +32,54 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startPrivatePostgres(): Promise<PrivatePostgres> {
-  const bin = findPostgresBinDir();
-  if (!bin) throw new Error("no PostgreSQL server programs: skip with needTool(tools.postgresServer, …)");
+export interface PrivatePostgresOptions {
+  /** More server settings, e.g. `-c shared_preload_libraries=pg_stat_statements`. */
+  settings?: string[];
+}
+
+export async function startPrivatePostgres(options: PrivatePostgresOptions = {}): Promise<PrivatePostgres> {
+  return startCluster(options, async (pg, data) => {
+    await pg("initdb", [
+      "-D",
+      data,
+      "-U",
+      "postgres",
+      "-A",
+      "trust",
+      "-E",
+      "UTF8",
+      "--locale=C",
+      "--no-sync",
+    ]);
+  });
+}
+
+/**
+ * A streaming standby of `primary` (a private cluster: initdb lets 127.0.0.1 replicate), made with
+ * `pg_basebackup -R -X stream` into a temporary directory and started on a port of its own.
+ */
+export async function startPrivateStandby(
+  primary: PrivatePostgres,
+  options: PrivatePostgresOptions = {},
+): Promise<PrivatePostgres> {
+  return startCluster(options, async (pg, data) => {
+    await pg("pg_basebackup", [
+      ...["-h", "127.0.0.1", "-p", String(primary.port), "-U", "postgres"],
+      ...["-D", data, "-R", "-X", "stream", "--no-sync"],
+    ]);
+  });
+}
+
+type PgTool = (tool: string, args: string[]) => Promise<unknown>;
+
+async function startCluster(
+  settings: PrivatePostgresOptions,
+  create: (pg: PgTool, data: string) => Promise<void>,
+): Promise<PrivatePostgres> {
+  const onPath = findPostgresBinDir();
+  if (!onPath) throw new Error("no PostgreSQL server programs: skip with needTool(tools.postgresServer, …)");
+  // PATH may hold links to a few of them (initdb, pg_ctl); the others (pg_basebackup) sit beside the real ones.
+  const bin = dirname(realpathSync(join(onPath, "initdb")));
   const asRoot = userInfo().uid === 0;
   const dir = mkdtempSync(join(tmpdir(), "licensing-pg-"));
   const data = join(dir, "data");
@@ -44,7 +89,12 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
       ? run("runuser", ["-u", "postgres", "--", join(bin, tool), ...args], { cwd: "/" })
       : run(join(bin, tool), args);
 
-  await pg("initdb", ["-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"]);
+  try {
+    await create(pg, data);
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   const port = await freePort();
   const options = [
     `-p ${port}`,
@@ -52,6 +102,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     `-c unix_socket_directories=${dir}`,
     "-c shared_buffers=32MB",
     "-c max_connections=50",
+    ...(settings.settings ?? []),
   ].join(" ");
   const start = async () => {
     await pg("pg_ctl", ["start", "-w", "-t", "60", "-D", data, "-l", join(dir, "log"), "-o", options]);

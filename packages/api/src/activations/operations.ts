@@ -19,6 +19,7 @@ const tags = ["Licenses"];
 export const activationOperations = {
   list: operation({
     method: "get",
+    reads: "replica",
     path: "/panel/licenses/{id}/activations",
     summary: "Activations of a license",
     description:

@@ -14,6 +14,7 @@ const tags = ["Analytics"];
 export const analyticsOperations = {
   usage: operation({
     method: "get",
+    reads: "replica",
     path: "/panel/analytics/usage",
     summary: "Activity per UTC day",
     description:
@@ -27,6 +28,7 @@ export const analyticsOperations = {
   }),
   distribution: operation({
     method: "get",
+    reads: "replica",
     path: "/panel/analytics/distribution",
     summary: "Licenses and activations by template and company",
     description:

@@ -22,6 +22,7 @@ export const auditOperations = {
   }),
   export: operation({
     method: "get",
+    reads: "replica",
     path: `${base}/export`,
     summary: "Export the audit log as CSV or JSON",
     description:

@@ -9,6 +9,7 @@ const tags = ["Licenses"];
 export const leaseOperations = {
   list: operation({
     method: "get",
+    reads: "replica",
     path: "/panel/licenses/{id}/leases",
     summary: "Live leases of a floating license",
     description:

@@ -23,6 +23,7 @@ const base = "/panel/licenses";
 export const licenseOperations = {
   search: operation({
     method: "get",
+    reads: "replica",
     path: base,
     summary: "Search licenses (newest first, paged)",
     description:

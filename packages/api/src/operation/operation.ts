@@ -107,6 +107,11 @@ export interface Operation<
   produces?: string;
   /** Served on REST only, and why (the client API, a streamed file). */
   restOnly?: RO;
+  /**
+   * `replica`: a read-only operation whose queries (`deps.reads`) may run on the read replica
+   * (DATABASE_READ_URL) unless the caller wrote lately (docs/decisions/0056). The one list of them.
+   */
+  reads?: "replica";
   handler(call: Call<A, P, Q, B>): Promise<S extends true ? StreamedFile : HandlerResult<R>>;
 }
 
@@ -131,6 +136,7 @@ export interface AnyOperation {
   stream?: boolean | undefined;
   produces?: string | undefined;
   restOnly?: string | undefined;
+  reads?: "replica" | undefined;
   handler(call: never): Promise<unknown>;
 }
 

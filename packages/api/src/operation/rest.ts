@@ -14,6 +14,7 @@ import {
 } from "../http/session-cookie.ts";
 import type { CallRequest } from "./call-request.ts";
 import type { AnyOperation, StreamedFile } from "./operation.ts";
+import { callOperation } from "./reads.ts";
 
 export interface MountOptions {
   deps: Deps;
@@ -92,12 +93,12 @@ export function mountOperations(router: Router, operations: AnyOperation[], opti
       const query = parsePart(op.query, req.query, "query");
       const params = parsePart(op.params, req.params, "path");
       const input = { ...body, ...query, ...params };
-      const result = await op.handler({
+      const result = await callOperation(op, {
         deps: options.deps,
         actor,
         input,
         request: restCallRequest(req, res, options.cookies),
-      } as never);
+      });
       if (op.stream) return sendStream(res, result as StreamedFile);
       if (res.headersSent) return;
       if (!op.response) {

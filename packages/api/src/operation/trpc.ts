@@ -1,9 +1,10 @@
-import { fail } from "@licensing/core";
+import { fail, type Actor } from "@licensing/core";
 import type { TRPCMutationProcedure, TRPCQueryProcedure } from "@trpc/server";
 import { z } from "zod";
 import type { TrpcContext } from "../trpc/context.ts";
 import { authedProcedure, publicProcedure, requestOf, sessionIdOf, sessionProcedure } from "../trpc/trpc.ts";
 import type { CallRequest } from "./call-request.ts";
+import { callOperation } from "./reads.ts";
 import {
   isOperation,
   type AnyOperation,
@@ -79,7 +80,12 @@ function procedureOf(op: AnyOperation) {
     if (op.idempotent && request.idempotencyKey !== undefined && (ctx.calls ?? 1) > 1) {
       fail("request.invalid", "Idempotency-Key covers one call: send this call alone, not in a batch");
     }
-    return op.handler({ deps: ctx.deps, actor: ctx.actor ?? null, input: input ?? {}, request } as never);
+    return callOperation(op, {
+      deps: ctx.deps,
+      actor: (ctx.actor ?? null) as Actor | null,
+      input: input ?? {},
+      request,
+    });
   };
   return op.method === "get" ? builder.query(resolve) : builder.mutation(resolve);
 }

@@ -17,6 +17,7 @@ const tags = ["Operator"];
 export const operatorOperations = {
   overview: operation({
     method: "get",
+    reads: "replica",
     path: "/panel/operator/overview",
     summary: "Platform-wide counts",
     description:
@@ -29,6 +30,7 @@ export const operatorOperations = {
   }),
   tenants: operation({
     method: "get",
+    reads: "replica",
     path: "/panel/operator/tenants",
     summary: "Root companies with the size of their subtree",
     description:
@@ -42,6 +44,7 @@ export const operatorOperations = {
   }),
   licenses: operation({
     method: "get",
+    reads: "replica",
     path: "/panel/operator/licenses",
     summary: "Every license, newest first",
     description:
@@ -56,6 +59,7 @@ export const operatorOperations = {
   users: {
     list: operation({
       method: "get",
+      reads: "replica",
       path: "/panel/operator/users",
       summary: "Every operator account",
       description:

@@ -29,9 +29,9 @@ export async function listActivations(
   actor: Actor,
   licenseId: string,
 ): Promise<ActivationResponse[]> {
-  await loadLicense(deps.db, actor, licenseId, "viewer");
+  await loadLicense(deps.reads, actor, licenseId, "viewer");
   const a = tables.activations;
-  const rows = await deps.db
+  const rows = await deps.reads
     .select()
     .from(a)
     .where(eq(a.licenseId, licenseId))
@@ -48,7 +48,7 @@ async function healHistory(deps: Deps, activationIds: string[]): Promise<Map<str
   const heals = new Map<string, ActivationHeal[]>();
   if (activationIds.length === 0) return heals;
   const log = tables.auditLog;
-  const rows = await deps.db
+  const rows = await deps.reads
     .select({ entityId: log.entityId, meta: log.meta, occurredAt: log.occurredAt })
     .from(log)
     .where(

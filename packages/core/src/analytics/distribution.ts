@@ -27,7 +27,7 @@ export async function getDistribution(
   const inScope = scope.all ? sql`` : sql`and company_id = any(${uuidArray(scope.companyIds)})`;
   const perTemplate = async (counted: SQL) =>
     rowsOf<TemplateCount>(
-      await deps.db.execute(sql`
+      await deps.reads.execute(sql`
         select t.id as "templateId", t.product_code as "productCode", t.name as "templateName", x.n as "count"
           from (${counted}) x join templates t on t.id = x.template_id
          order by x.n desc, t.name, t.id`),
@@ -37,7 +37,7 @@ export async function getDistribution(
     perTemplate(
       sql`select template_id, count(*)::int as n from activations where status = 'active' ${inScope} group by 1`,
     ),
-    deps.db.execute(sql`
+    deps.reads.execute(sql`
       select c.id as "companyId", c.name as "companyName", x.n as "count"
         from (select company_id, count(*)::int as n from activations
                where status = 'active' ${inScope} group by 1) x

@@ -25,13 +25,13 @@ export async function analyticsScope(
   const c = tables.companies;
   let where;
   if (companyId) {
-    const company = await assertCompanyFilterInScope(deps.db, actor, companyId, "viewer");
+    const company = await assertCompanyFilterInScope(deps.reads, actor, companyId, "viewer");
     where = inSubtree(c.path, company.path);
   } else {
-    const scope = await visibleCompanyScope(deps.db, actor);
+    const scope = await visibleCompanyScope(deps.reads, actor);
     if (scope.all) return { all: true };
     where = companyScopeFilter(scope, c.path);
   }
-  const rows = await deps.db.select({ id: c.id }).from(c).where(where);
+  const rows = await deps.reads.select({ id: c.id }).from(c).where(where);
   return { all: false, companyIds: rows.map((row) => row.id) };
 }

@@ -42,12 +42,12 @@ export async function getUsage(deps: Deps, actor: Actor, query: UsageQuery): Pro
   const byDay = new Map<string, UsageCounts>();
   const companyIds = scope.all ? null : scope.companyIds;
   if (!companyIds || companyIds.length > 0) {
-    const rolled = await rolledThrough(deps.db);
+    const rolled = await rolledThrough(deps.reads);
     const rows: RawUsageRow[] = [];
     if (rolled && rolled >= first) {
       rows.push(
         ...rowsOf<RawUsageRow>(
-          await deps.db.execute(sql`
+          await deps.reads.execute(sql`
             select day::text as "day", sum(activations)::int as "activations",
                    sum(heartbeats)::int as "heartbeats", sum(licenses_issued)::int as "licensesIssued"
               from usage_daily
@@ -63,7 +63,7 @@ export async function getUsage(deps: Deps, actor: Actor, query: UsageQuery): Pro
         companyIds,
         byCompany: false,
       });
-      rows.push(...rowsOf<RawUsageRow>(await deps.db.execute(tail)));
+      rows.push(...rowsOf<RawUsageRow>(await deps.reads.execute(tail)));
     }
     for (const row of rows) byDay.set(row.day, row);
   }

@@ -47,7 +47,7 @@ export async function exportAudit(deps: Deps, actor: Actor, query: AuditExportQu
     }),
   );
   // Rows written after the export started (ours included, at most at the same instant) do not extend it.
-  const pages = keysetPages(deps.db, and(where, lte(a.occurredAt, startedAt)));
+  const pages = keysetPages(deps.reads, and(where, lte(a.occurredAt, startedAt)));
   const day = startedAt.toISOString().slice(0, 10).replaceAll("-", "");
   return format === "csv"
     ? {

@@ -17,9 +17,9 @@ export async function listLeases(
   actor: Actor,
   licenseId: string,
 ): Promise<LicenseLeaseResponse[]> {
-  await loadLicense(deps.db, actor, licenseId, "viewer");
+  await loadLicense(deps.reads, actor, licenseId, "viewer");
   const now = deps.clock.now();
-  const rows = await deps.db
+  const rows = await deps.reads
     .select({
       leaseId: s.id,
       activationId: s.activationId,

@@ -59,7 +59,7 @@ const companyIn = (companies: Array<{ id: string }>) =>
 async function searchCondition(deps: Deps, scope: CompanyScope, search: string): Promise<SQL | null> {
   const upper = search.toUpperCase();
   const byKey = isLicenseKeyPrefix(upper) ? like(l.licenseKey, `${upper}%`) : undefined;
-  const companies = await deps.db
+  const companies = await deps.reads
     .select({ id: c.id })
     .from(c)
     .where(and(ilike(c.name, `%${escapeLike(search)}%`), companyScopeFilter(scope, c.path)));
@@ -73,7 +73,7 @@ async function searchCondition(deps: Deps, scope: CompanyScope, search: string):
  */
 async function scopeCondition(deps: Deps, scope: CompanyScope): Promise<SQL | undefined> {
   if (scope.all) return undefined;
-  const companies = await deps.db.select({ id: c.id }).from(c).where(companyScopeFilter(scope, c.path));
+  const companies = await deps.reads.select({ id: c.id }).from(c).where(companyScopeFilter(scope, c.path));
   return companies.length ? companyIn(companies) : sql`false`;
 }
 
@@ -88,8 +88,8 @@ export async function searchLicenses(
 ): Promise<LicensePage> {
   const now = deps.clock.now();
   const status = query.status === undefined ? undefined : parseStatus(query.status);
-  if (query.companyId) await assertCompanyFilterInScope(deps.db, actor, query.companyId);
-  const scope = await visibleCompanyScope(deps.db, actor);
+  if (query.companyId) await assertCompanyFilterInScope(deps.reads, actor, query.companyId);
+  const scope = await visibleCompanyScope(deps.reads, actor);
   const search = query.search ? await searchCondition(deps, scope, query.search) : undefined;
   const empty = { items: [], total: 0, totalIsEstimate: false, page: query.page, pageSize: query.pageSize };
   if (search === null) return empty;
@@ -104,11 +104,11 @@ export async function searchLicenses(
     deps,
     where,
     query,
-    deps.db.select().from(l).$dynamic(),
+    deps.reads.select().from(l).$dynamic(),
   );
   return {
     ...empty,
-    items: await toLicenseResponses(deps.db, rows, now),
+    items: await toLicenseResponses(deps.reads, rows, now),
     total,
     totalIsEstimate,
   };

@@ -23,7 +23,7 @@ export async function listAllLicenses(
   assertOperator(actor);
   const now = deps.clock.now();
   const status = query.status === undefined ? undefined : parseStatus(query.status);
-  if (query.companyId) await assertCompanyFilterInScope(deps.db, actor, query.companyId);
+  if (query.companyId) await assertCompanyFilterInScope(deps.reads, actor, query.companyId);
   const where = and(
     query.companyId ? eq(l.companyId, query.companyId) : undefined,
     query.templateId ? eq(l.templateId, query.templateId) : undefined,
@@ -34,7 +34,7 @@ export async function listAllLicenses(
     deps,
     where,
     query,
-    deps.db
+    deps.reads
       .select({
         license: l,
         companyName: tables.companies.name,

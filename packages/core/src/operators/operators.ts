@@ -13,7 +13,7 @@ import { assertNotLastOperator } from "./last-operator.ts";
 
 export async function listOperators(deps: Deps, actor: Actor): Promise<OperatorUserResponse[]> {
   assertOperator(actor);
-  const rows = await deps.db
+  const rows = await deps.reads
     .select()
     .from(tables.users)
     .where(eq(tables.users.isOperator, true))

@@ -22,7 +22,7 @@ export async function getOverview(deps: Deps, actor: Actor): Promise<OperatorOve
   const l = tables.licenses;
   const status = (name: LicenseStatus) => sql`count(*) filter (where ${statusCondition(name, now)})::int`;
   const [counts] = rowsOf<Counts>(
-    await deps.db.execute(sql`
+    await deps.reads.execute(sql`
       select c.total_companies as "totalCompanies", c.root_companies as "rootCompanies",
              json_build_object('active', l.active, 'suspended', l.suspended, 'revoked', l.revoked,
                                'expired', l.expired, 'total', l.total) as "licenses",

@@ -28,20 +28,20 @@ export async function listTenants(
     pattern ? or(ilike(c.name, pattern), ilike(c.slug, pattern)) : undefined,
   );
   const [roots, [total]] = await Promise.all([
-    deps.db
+    deps.reads
       .select()
       .from(c)
       .where(where)
       .orderBy(asc(c.name), asc(c.id))
       .limit(query.pageSize)
       .offset((query.page - 1) * query.pageSize),
-    deps.db.select({ n: count() }).from(c).where(where),
+    deps.reads.select({ n: count() }).from(c).where(where),
   ]);
   const ids = roots.map((root) => root.id);
   const sizes = new Map<string, { descendants: number; licenses: number }>();
   if (ids.length) {
     const rows = rowsOf<{ root: string; descendants: number; licenses: number }>(
-      await deps.db.execute(sql`
+      await deps.reads.execute(sql`
         select s.root, s.companies - 1 as descendants, coalesce(sum(x.n), 0)::int as licenses
           from (select ${rootOf} as root, count(*)::int as companies, array_agg(id) as ids
                   from companies where ${rootOf} = any(${`{${ids.join(",")}}`}::text[]) group by 1) s

@@ -12,7 +12,7 @@ export async function webhookOverview(deps: Deps, since: Date): Promise<Operator
   const e = tables.webhookEndpoints;
   const d = tables.webhookDeliveries;
   const [row] = rowsOf<{ endpoints: number; pending: number; failed: number; success: number }>(
-    await deps.db.execute(sql`
+    await deps.reads.execute(sql`
       select (select count(*)::int from ${e} where ${e.isActive}) as endpoints,
              count(*) filter (where ${d.status} = 'Pending')::int as pending,
              count(*) filter (where ${d.status} = 'Failed')::int as failed,
