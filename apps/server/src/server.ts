@@ -156,7 +156,7 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
 
   // Process metrics (memory, CPU, event loop, GC) and the pools' use, read at each scrape of /metrics.
   deps.metrics.collectProcessMetrics();
-  deps.metrics.sources.pools = () => database.pools();
+  deps.metrics.sources.pools = () => [...database.pools(), ...(readDatabase?.pools() ?? [])];
   const app = createApp({
     deps,
     ping: () => database.ping(),

@@ -45,7 +45,7 @@ export interface Database {
 }
 
 export interface PoolUse {
-  /** `main` (`db`) or `telemetry` (`telemetryDb`). */
+  /** `main` (`db`), `telemetry` (`telemetryDb`) or `replica` (`DATABASE_READ_URL`). */
   pool: string;
   /** Connections open, idle among them, and queries waiting for one. */
   total: number;
@@ -132,6 +132,9 @@ function createPostgres(url: string, max: number, replica: boolean): Database {
       migrate: () => Promise.reject(new Error("a read replica is not migrated")),
       ping: async () => void (await db.execute(sql`select 1`)),
       listen: () => Promise.reject(new Error("a read replica has no notifications")),
+      pools: () => [
+        { pool: "replica", total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount },
+      ],
       close: () => pool.end(),
     };
   const telemetryPool = new pg.Pool({

@@ -42,6 +42,7 @@ export const analyticsOperations = {
   }),
   concurrency: operation({
     method: "get",
+    reads: "replica",
     path: "/panel/analytics/concurrency",
     summary: "Floating seats per UTC day",
     description:

@@ -38,7 +38,7 @@ export async function getConcurrency(
   const companyIds = scope.all ? null : scope.companyIds;
   let maxSeats = 0;
   if (!companyIds || companyIds.length > 0)
-    await deps.db.transaction(async (db) => {
+    await deps.reads.transaction(async (db) => {
       // The planner cannot know that a step spans one day or two (generate_series is guessed at 1,000
       // rows), overestimates the sweep a thousandfold and would compile it with JIT: about 90 ms of a
       // 200 ms answer at the bench's scale, for nothing.
