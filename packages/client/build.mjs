@@ -26,7 +26,14 @@ await Promise.all([
     format: ["esm"],
     // The protocol's types (a token's claims, a marker's payload) are written into the declarations too:
     // reached by this path, and not through node_modules, the protocol's sources count as the package's own.
-    dts: { compilerOptions: { paths: { "@licensing/protocol": ["../protocol/src/index.ts"] } } },
+    dts: {
+      compilerOptions: {
+        paths: {
+          "@licensing/protocol": ["../protocol/src/index.ts"],
+          "@licensing/protocol/offline": ["../protocol/src/offline.ts"],
+        },
+      },
+    },
     external: ["@noble/ed25519", "qr"],
   }),
   // @noble/ed25519 is ESM only: bundled into the CommonJS build, `require` works on every Node and Electron.
