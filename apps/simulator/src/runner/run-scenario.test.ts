@@ -254,43 +254,6 @@ steps:
     expect(seatRows.map((e) => [e.machine, e.step.split(":")[0]])).toEqual([[null, "seat none"]]);
   });
 
-  // Waits for the SDK: its status watch starts the renewal (SeatKeeper.due()) without returning the
-  // promise, so the virtual scheduler cannot wait for it (the Scheduler contract: a callback's promise
-  // settles when the work it started is done) and the scenario's steps race the request. With due()
-  // returning kick() and watch() returning that, it passes; it then belongs in scenarios/.
-  it.skip("a laptop that slept through its lease renews as soon as it wakes", async () => {
-    const result = await run(
-      backend,
-      `name: "Floating seats: a laptop that slept through its lease renews as soon as it wakes"
-description: >-
-  A laptop holds one of two floating seats with a 300 s lease and its lid is closed for an hour: its
-  program's timers stop, the lease expires on the server. When it wakes its timers are an hour late (they
-  measure the time the system ran), but the SDK notices the jump in wall time and renews at once: the
-  expired lease comes back while a seat is free. A program that waited for its timer would still be
-  without a lease a minute after waking.
-machine: laptop
-license:
-  seatModel: floating
-  leaseSeconds: 300
-  limits: { maxSeats: 2 }
-steps:
-  - start
-  - expect status Active
-  - expect leases 1
-  - sleep
-  - advance 1h
-  - expect leases 0 # no renewal while it slept
-  - expect requests 2 # the activation and the lease, then nothing
-  - wake
-  - advance 1m
-  - expect status Active
-  - expect usable true
-  - expect leases 1
-`,
-    );
-    expect(result.events.filter((e) => e.outcome !== "ok")).toEqual([]);
-  });
-
   it("steps of a sleeping computer's program wait for wake; crash and force-release say what they lack", async () => {
     const stops = async (steps: string[]) =>
       (

@@ -143,7 +143,7 @@ export class LicenseClientCore<Config = unknown> {
       return this.settle(false);
     // Activated offline: this license makes no network call (decision 0050).
     if (this.certificate) {
-      this.watch();
+      void this.watch();
       return this.settle(true);
     }
     let components: Promise<FingerprintComponent[]> | undefined;
@@ -191,7 +191,7 @@ export class LicenseClientCore<Config = unknown> {
       });
       this.seatKeeper.lease = this.restoredLease;
     }
-    this.watch();
+    void this.watch();
     const activation = this.connection.start().then(() => this.seatKeeper?.kick());
     await Promise.race([activation, sleep(this.options.activationTimeoutMs ?? 5000)]);
     return this.settle(true);
@@ -721,10 +721,13 @@ export class LicenseClientCore<Config = unknown> {
     return true;
   }
 
-  /** The status watch: refreshes the status at its next transition, and at least once a minute. */
-  private watch() {
-    if (this.disposing) return;
-    this.seatKeeper?.due();
+  /**
+   * The status watch: refreshes the status at its next transition, and at least once a minute. Returns the
+   * renewal it started after a sleep, so that the scheduler can wait for it.
+   */
+  private watch(): Promise<void> | undefined {
+    if (this.disposing) return undefined;
+    const renewal = this.seatKeeper?.due();
     const details = this.refreshStatus();
     const untilNext = details.nextTransitionAt === null ? Infinity : details.nextTransitionAt - details.at;
     this.watchTimer = this.scheduler.setTimeout(
@@ -732,6 +735,7 @@ export class LicenseClientCore<Config = unknown> {
       Math.max(0, Math.min(WATCH_INTERVAL_MS, untilNext)),
       "watch",
     );
+    return renewal;
   }
 
   private persistState() {

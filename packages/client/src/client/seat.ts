@@ -172,13 +172,17 @@ export class SeatKeeper {
     return this.busy;
   }
 
-  /** A wait that should have ended by the clock (the machine slept: its timer did not run): acts at once. */
-  due() {
+  /**
+   * A wait that should have ended by the clock (the machine slept: its timer did not run): acts at once.
+   * The promise settles when that work is done, as a timer's callback's does (the scheduler's contract).
+   */
+  due(): Promise<void> | undefined {
     if (this.timer !== null && this.nextAttemptAt !== null && this.o.clock() >= this.nextAttemptAt) {
       this.o.log("debug", "The clock jumped past the lease's renewal (the machine slept): renewing now");
       this.unschedule();
-      void this.kick();
+      return this.kick().then(this.o.afterTimer);
     }
+    return undefined;
   }
 
   /** Borrows the lease until `until` (epoch ms); rejects with the server's error. */
