@@ -131,6 +131,8 @@ describe("parseStep", () => {
       machine: "home-laptop",
       step: { kind: "start" },
     });
+    expect(parseStep("client B start")).toEqual({ kind: "on", machine: "B", step: { kind: "start" } });
+    expect(parseStep("client B")).toBe("client: needs a machine and a step, e.g. on home-laptop start");
     expect(parseStep("on home-laptop expect details.reason seat-limit")).toEqual({
       kind: "on",
       machine: "home-laptop",

@@ -736,16 +736,16 @@ export const STEP_SPECS: StepSpec[] = [
       "Runs a step of one machine on another computer: a second client. The computer is made on first use with the machine's own hardware, a program folder holding the license file as the panel gives it then, its own network and clock. `on` the machine the main program runs on is that program. `on <machine> advance to <anchor>` moves the shared clock to a point of that machine's program (on workstation-4 advance to retry-at +5s).",
     remote: "ok",
     perMachine: false,
-    parse(args) {
-      const [machine, ...rest] = args;
-      if (!machine || rest.length === 0) return "needs a machine and a step, e.g. on home-laptop start";
-      const step = parseStep(rest.join(" "));
-      if (typeof step === "string") return step;
-      // `advance to <anchor>` aims at a point of that machine's program (its retry-at, …).
-      if (!stepSpec(step.kind).perMachine && step.kind !== "advance-to")
-        return `${stepSpec(step.kind).name} is not a step of one machine's program`;
-      return { kind: "on", machine, step };
-    },
+    parse: parseOn,
+  },
+  {
+    name: "client",
+    usage: "client <machine> <step>",
+    summary:
+      "The same as `on <machine> <step>`, spelt as a second client: `client B start`, `client B expect details.reason no-seat`.",
+    remote: "ok",
+    perMachine: false,
+    parse: parseOn,
   },
   {
     name: "expect",
@@ -760,6 +760,18 @@ export const STEP_SPECS: StepSpec[] = [
 ];
 
 const BY_NAME = new Map(STEP_SPECS.map((spec) => [spec.name, spec]));
+
+/** `on <machine> <step>` (and its spelling `client <machine> <step>`). */
+function parseOn(args: string[]): Step | string {
+  const [machine, ...rest] = args;
+  if (!machine || rest.length === 0) return "needs a machine and a step, e.g. on home-laptop start";
+  const step = parseStep(rest.join(" "));
+  if (typeof step === "string") return step;
+  // `advance to <anchor>` aims at a point of that machine's program (its retry-at, …).
+  if (!stepSpec(step.kind).perMachine && step.kind !== "advance-to")
+    return `${stepSpec(step.kind).name} is not a step of one machine's program`;
+  return { kind: "on", machine, step };
+}
 
 export function stepSpec(kind: StepKind): StepSpec {
   const name = kind === "advance-to" ? "advance" : kind;
