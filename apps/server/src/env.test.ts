@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EnvError, parseEnv } from "./env.ts";
+import { EnvError, parseEnv, shutdownDrainSeconds } from "./env.ts";
 
 describe("parseEnv", () => {
   it("applies the documented defaults", () => {
@@ -86,5 +86,15 @@ describe("parseEnv", () => {
     expect(() =>
       parseEnv({ BOOTSTRAP_OPERATOR_EMAIL: "ops@example.com", BOOTSTRAP_OPERATOR_PASSWORD: "short" }),
     ).toThrow(/BOOTSTRAP_OPERATOR_PASSWORD: must be at least 8 characters/);
+  });
+
+  it("drains 5 s on SIGTERM on PostgreSQL and none on the embedded database, unless SHUTDOWN_DRAIN_SECONDS says", () => {
+    const pg = { DATABASE_URL: "postgres://u:p@db:5432/licensing" };
+    expect(shutdownDrainSeconds(parseEnv({}))).toBe(0);
+    expect(shutdownDrainSeconds(parseEnv(pg))).toBe(5);
+    expect(shutdownDrainSeconds(parseEnv({ ...pg, SHUTDOWN_DRAIN_SECONDS: "0" }))).toBe(0);
+    expect(shutdownDrainSeconds(parseEnv({ SHUTDOWN_DRAIN_SECONDS: "12" }))).toBe(12);
+    expect(() => parseEnv({ SHUTDOWN_DRAIN_SECONDS: "-1" })).toThrow(/SHUTDOWN_DRAIN_SECONDS:/);
+    expect(() => parseEnv({ SHUTDOWN_DRAIN_SECONDS: "301" })).toThrow(/SHUTDOWN_DRAIN_SECONDS:/);
   });
 });

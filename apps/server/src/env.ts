@@ -36,6 +36,7 @@ export const EnvSchema = z
     WEBHOOK_POLL_INTERVAL_SECONDS: positiveInt(15),
     SWEEP_INTERVAL_SECONDS: positiveInt(60),
     ANALYTICS_INTERVAL_SECONDS: positiveInt(600),
+    SHUTDOWN_DRAIN_SECONDS: z.coerce.number().int().min(0).max(300).optional(),
     WEBHOOK_ALLOW_PRIVATE: z
       .enum(["true", "false"], "must be true or false")
       .default("false")
@@ -60,6 +61,13 @@ export const EnvSchema = z
   });
 
 export type Env = z.infer<typeof EnvSchema>;
+
+/**
+ * How long a SIGTERM keeps serving with /readyz at 503 before the listener closes: SHUTDOWN_DRAIN_SECONDS,
+ * else 5 s on PostgreSQL (where several instances behind a load balancer are possible) and 0 on the embedded
+ * database (one instance, nobody to drain towards).
+ */
+export const shutdownDrainSeconds = (env: Env) => env.SHUTDOWN_DRAIN_SECONDS ?? (env.DATABASE_URL ? 5 : 0);
 
 export class EnvError extends Error {}
 

@@ -89,6 +89,26 @@ describe("npm start (scripts/start.mjs)", { timeout: 150_000 }, () => {
     expect(await exited).toBe(0);
   });
 
+  it("with SHUTDOWN_DRAIN_SECONDS, answers /readyz 503 first while still serving requests, then exits", async () => {
+    const server = await start({ ...operator, SHUTDOWN_DRAIN_SECONDS: "3" });
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+    const exited = exitCode(server.child);
+    server.child.kill("SIGTERM");
+    // The signal is handled at once; the listener stays open for the drain period. No duration is asserted.
+    let readyz = await fetch(`${server.url}/readyz`);
+    for (let tries = 0; readyz.status === 200 && tries < 1000; tries++)
+      readyz = await fetch(`${server.url}/readyz`);
+    expect(readyz.status).toBe(503);
+    expect(await readyz.json()).toEqual({ status: "shutting down" });
+    // A new request during the drain is served in full.
+    expect(
+      (await login(server.url, operator.BOOTSTRAP_OPERATOR_EMAIL, operator.BOOTSTRAP_OPERATOR_PASSWORD))
+        .status,
+    ).toBe(200);
+    expect(await exited).toBe(0);
+    expect(server.output()).toContain('"drainSeconds":3');
+  });
+
   it("refuses to start on a bad variable and names it", async () => {
     const child = spawn(process.execPath, [main], {
       env: { ...process.env, PORT: "nope", DATA_DIR: dataDir },

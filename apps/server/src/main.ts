@@ -1,4 +1,4 @@
-import { EnvError, parseEnv } from "./env.ts";
+import { EnvError, parseEnv, shutdownDrainSeconds } from "./env.ts";
 import { startServer } from "./server.ts";
 
 let env;
@@ -23,8 +23,14 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
-    server.deps.logger.info({ signal }, "shutting down: finishing in-flight requests");
-    server.close().then(
+    const drainSeconds = shutdownDrainSeconds(env);
+    server.deps.logger.info(
+      { signal, drainSeconds },
+      drainSeconds > 0
+        ? "shutting down: /readyz answers 503 for the drain period, then in-flight requests finish"
+        : "shutting down: finishing in-flight requests",
+    );
+    server.close({ drainMs: drainSeconds * 1000 }).then(
       () => process.exit(0),
       (err: unknown) => {
         server.deps.logger.error({ err }, "shutdown failed");

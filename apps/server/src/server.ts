@@ -30,8 +30,12 @@ export interface RunningServer {
   deps: Deps;
   /** The background jobs; `wake(id)` runs one now. */
   workers: Workers<ServerJobId>;
-  /** Stops accepting, lets in-flight requests finish, then closes the pool and Redis. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting, lets in-flight requests finish, then closes the pool and Redis. With `drainMs`, first
+   * answers /readyz with 503 for that long while still serving every request, so that a load balancer
+   * takes the instance out of rotation before its listener closes.
+   */
+  close(options?: { drainMs?: number }): Promise<void>;
 }
 
 export interface StartOptions {
@@ -157,9 +161,11 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
   // Process metrics (memory, CPU, event loop, GC) and the pools' use, read at each scrape of /metrics.
   deps.metrics.collectProcessMetrics();
   deps.metrics.sources.pools = () => [...database.pools(), ...(readDatabase?.pools() ?? [])];
+  let shuttingDown = false;
   const app = createApp({
     deps,
     ping: () => database.ping(),
+    shuttingDown: () => shuttingDown,
     redis,
     trustProxy: env.TRUST_PROXY,
     version: VERSION,
@@ -199,7 +205,10 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
     url: `http://127.0.0.1:${port}`,
     deps,
     workers,
-    async close() {
+    async close({ drainMs = 0 } = {}) {
+      shuttingDown = true;
+      // A real wait, not the service's clock: the load balancer polling /readyz lives in real time.
+      if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
       await closeHttp(server);
       await unlisten();
       await workers.stop();

@@ -25,6 +25,8 @@ export interface AppOptions {
   deps: Deps;
   /** The database's own round trip (`Database.ping`), behind /readyz. */
   ping: () => Promise<void>;
+  /** True once a graceful shutdown has begun: /readyz answers 503 while requests are still served. */
+  shuttingDown?: () => boolean;
   rateLimits: RateLimits;
   /** Shared rate-limit counters; absent means in-process counters. */
   redis?: Redis | undefined;
@@ -84,6 +86,8 @@ export function createApp(options: AppOptions): Express {
   app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
   app.get("/metrics", metricsEndpoint(deps.metrics, options.metricsToken));
   app.get("/readyz", async (_req, res) => {
+    // A load balancer takes the instance out of rotation during the drain period (SHUTDOWN_DRAIN_SECONDS).
+    if (options.shuttingDown?.()) return void res.status(503).json({ status: "shutting down" });
     const ready = await options.ping().then(
       () => true,
       (err: unknown) => {

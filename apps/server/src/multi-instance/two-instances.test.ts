@@ -289,6 +289,72 @@ describe.skipIf(!databaseUrl || !redisUrl)("two server processes on one database
     );
   }, 180_000);
 
+  it("the lease rollup writes each past day once: figures as the raw spans give them, no day doubled", async () => {
+    // A company of its own with one floating license of 2 seats, and one machine to hang the spans on.
+    const own = await createLicensedCompany(nextOperator());
+    const license = await issueLicense(nextOperator(), own, {
+      seatModel: "floating",
+      config: JSON.stringify({ features: [], limits: { maxSeats: 2 } }),
+    });
+    const activated = await new TestClient(instances[0]!.url).api.client.activate({
+      body: { licenseKey: license.licenseKey, hwFingerprint: "lease-rollup-machine" },
+    });
+    expect(activated.status).toBe(200);
+
+    // Hand-placed spans (hours from midnight UTC three days ago; all released, so the machine's one open
+    // lease is not in the way), in one transaction with the rollup set 40 days back: two chunks to write.
+    //   day 1: 10–14 and 12–13, then 23–25 across midnight  → peak 2, full (2 live) 12–13 = 3600 s
+    //   day 2: 0–1 (the same span), 8–10, 9–11, 9:30–9:45   → peak 3, full 9–10 = 3600 s
+    const spans: [number, number][] = [
+      [10, 14],
+      [12, 13],
+      [23, 25],
+      [32, 34],
+      [33, 35],
+      [33.5, 33.75],
+    ];
+    const dayOne = sql`(((now() at time zone 'UTC')::date - 3)::timestamp at time zone 'UTC')`;
+    await database.db.transaction(async (tx) => {
+      for (const [from, to] of spans)
+        await tx.execute(sql`
+          insert into leases (id, span, license_id, activation_id, company_id, template_id,
+                              acquired_at, expires_at, released_at, release_reason)
+          values (${randomUUID()}, 1, ${license.id}, ${activated.body.activationId}, ${own.companyId},
+                  ${own.templateId}, ${dayOne} + ${from} * interval '1 hour',
+                  ${dayOne} + ${to + 1} * interval '1 hour', ${dayOne} + ${to} * interval '1 hour', 'client')`);
+      await tx.execute(
+        sql`update lease_rollup_state set rolled_through = (now() at time zone 'UTC')::date - 40`,
+      );
+    });
+
+    // Both instances run the job every second: wait until it is back at yesterday.
+    await vi.waitFor(async () => {
+      expect(
+        await count(sql`select count(*)::int as n from lease_rollup_state
+                         where rolled_through = (now() at time zone 'UTC')::date - 1`),
+      ).toBe(1);
+    }, patience);
+
+    const rolled = await rows<{ day: number; template: string; peak: number; full: number }>(sql`
+      select (now() at time zone 'UTC')::date - day as day, template_id::text as template,
+             peak_leases as peak, full_seconds as full
+        from lease_concurrency_daily where company_id = ${own.companyId} order by day desc`);
+    expect(rolled).toEqual([
+      { day: 3, template: own.templateId, peak: 2, full: 3600 },
+      { day: 2, template: own.templateId, peak: 3, full: 3600 },
+    ]);
+    // Over the whole platform, one row per day, company and template (the primary key would refuse a
+    // second), and every rolled-up day inside the window the two instances rewrote.
+    expect(
+      await count(sql`select count(*)::int as n from (
+                        select 1 from lease_concurrency_daily
+                         group by day, company_id, template_id having count(*) > 1) d`),
+    ).toBe(0);
+    figures.push(
+      `lease rollup: 40 days rewritten by two instances, hand-placed spans rolled up once (peaks 2 and 3, 3600 s full)`,
+    );
+  }, 120_000);
+
   it("rate limits are shared: the 21st auth request in a minute is refused whichever instance gets it", async () => {
     // A client address of this run's own behind the (loopback) load balancer, so no other test shares its counter.
     const address = `198.18.${randomBytes(1)[0]}.${1 + (randomBytes(1)[0]! % 254)}`;
@@ -402,7 +468,13 @@ describe.skipIf(!databaseUrl || !redisUrl)("two server processes on one database
       expect(instance.output(), `instance ${instance.name}`).not.toMatch(/"level":(50|60)/);
     // Who did the work, as each instance logged it ("job run" lines; the killed process's last unflushed
     // lines are lost with it): a figure, not a check, since which instance wins a claim is a race.
-    for (const job of ["webhook-deliveries", "license-expiry", "missed-heartbeats", "usage-rollup"]) {
+    for (const job of [
+      "webhook-deliveries",
+      "license-expiry",
+      "missed-heartbeats",
+      "usage-rollup",
+      "lease-rollup",
+    ]) {
       const counts = instances.map((instance) => {
         const runs = instance.output().matchAll(new RegExp(`"job":"${job}","count":(\\d+)`, "g"));
         return `${instance.name} ${[...runs].reduce((sum, run) => sum + Number(run[1]), 0)}`;

@@ -98,7 +98,7 @@ function instance(name: string, port: number, env: Record<string, string>): Inst
       if (self.running()) throw new Error(`instance ${name} is running`);
       output += `\n--- instance ${name} (re)started ---\n`;
       const started = spawn(process.execPath, [START], {
-        env: { ...process.env, ...env, PORT: String(port), DATA_DIR: dataDir },
+        env: { ...process.env, SHUTDOWN_DRAIN_SECONDS: "0", ...env, PORT: String(port), DATA_DIR: dataDir },
         stdio: ["ignore", "pipe", "pipe"],
       });
       child = started;

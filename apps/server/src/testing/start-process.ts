@@ -18,15 +18,22 @@ export const exitCode = (child: ChildProcess) =>
   });
 
 /**
- * `npm start` in a child process with `env` over this process's environment (PORT 0, no DATABASE_URL unless
- * given), resolving when it listens; rejects with its output when it exits first.
+ * `npm start` in a child process with `env` over this process's environment (PORT 0, no DATABASE_URL and
+ * no shutdown drain period unless given), resolving when it listens; rejects with its output when it exits first.
  */
 export async function startProcess(
   env: Record<string, string>,
   timeoutMs = 120_000,
 ): Promise<StartedProcess> {
   const child = spawn(process.execPath, [START_SCRIPT], {
-    env: { ...process.env, PORT: "0", LOG_LEVEL: "info", DATABASE_URL: "", ...env },
+    env: {
+      ...process.env,
+      PORT: "0",
+      LOG_LEVEL: "info",
+      DATABASE_URL: "",
+      SHUTDOWN_DRAIN_SECONDS: "0",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
