@@ -246,8 +246,8 @@ try {
   await app.close();
 }
 
-const [pgVersion] = [process.env.DATABASE_URL ?? DEFAULT_SERVER_URL];
-console.log(`\nbench:storage ${new Date().toISOString().slice(0, 10)} (server ${new URL(pgVersion!).host})`);
+const serverUrl = process.env.DATABASE_URL ?? DEFAULT_SERVER_URL;
+console.log(`\nbench:storage ${new Date().toISOString().slice(0, 10)} (server ${new URL(serverUrl).host})`);
 console.log(
   `licenses ${formatInt(LICENSES)}, heartbeats ${formatInt(HEARTBEATS)} (real path), leases ${formatInt(LEASES)}\n`,
 );
