@@ -39,6 +39,8 @@ Options:
   --batch <n>        beats or renewals submitted at once, the natural batch under load (default 200)
   --wal-runs <n>     WAL measurements per path; the smallest is kept (default 3)
   --days <n>         days of heartbeats to roll up (default 30)
+  --after-checkpoint also the WAL per heartbeat of one pass over every live activation right after a
+                     CHECKPOINT (full-page images; issues a server-wide CHECKPOINT)
   -h, --help         this text
 
 Environment:
@@ -53,6 +55,7 @@ const { values: args } = parseArgs({
     batch: { type: "string", default: "200" },
     "wal-runs": { type: "string", default: "3" },
     days: { type: "string", default: "30" },
+    "after-checkpoint": { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
   },
 });
@@ -66,6 +69,7 @@ const LEASES = Number(args.leases);
 const BATCH = Number(args.batch);
 const WAL_RUNS = Number(args["wal-runs"]);
 const DAYS = Number(args.days);
+const AFTER_CHECKPOINT = args["after-checkpoint"];
 
 interface Size {
   table: number;
@@ -194,6 +198,19 @@ try {
     "WAL bytes per heartbeat (telemetry pool, batches of " + BATCH + ")",
     walHeartbeat.toFixed(0),
   ]);
+  if (AFTER_CHECKPOINT) {
+    // One beat of every live activation right after a CHECKPOINT: each page's first change since then
+    // writes a full-page image (as after every checkpoint in production). Server-wide, so other sessions'
+    // writes in that second count too; one run, not the smallest of several.
+    await db.execute(sql`CHECKPOINT`);
+    const before = await walLsn(db);
+    await inGroups(live, BATCH, (beat) => writer.beat(beat.id, beat.key));
+    const bytes = (await walSince(db, before)) / live.length;
+    figures.push([
+      `WAL bytes per heartbeat, first pass after a CHECKPOINT (${formatInt(live.length)} activations)`,
+      bytes.toFixed(0),
+    ]);
+  }
 
   // Leases: live leases on floating licenses (one per license's first live activation), then renewals.
   log(`leases: ${formatInt(LEASES)} live, renewed through LeaseRenewer…`);
