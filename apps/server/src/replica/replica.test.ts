@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -106,6 +107,7 @@ describe.skipIf(!postgresBin)("a read replica (DATABASE_READ_URL)", () => {
         DATA_DIR: dataDir,
         DATABASE_URL: primary.url,
         DATABASE_READ_URL: standby.url,
+        LICENSING_MASTER_KEY: randomBytes(32).toString("base64"),
         BOOTSTRAP_OPERATOR_EMAIL: "ops@example.com",
         BOOTSTRAP_OPERATOR_PASSWORD: "ops-password",
         RATE_LIMIT_PANEL: "1000000",
