@@ -121,7 +121,7 @@ for db in licensing_upgrade_$$ licensing_upgrade_empty_$$; do
   psql -q "$admin_url" -c "create database $db"
   databases+=("$db")
 done
-OLD_MAIN="$old/apps/server/dist/main.js" HEAD_MAIN="$repo/apps/server/dist/main.js" \
+env OLD_MAIN="$old/apps/server/dist/main.js" HEAD_MAIN="$repo/apps/server/dist/main.js" \
   DATABASE_URL="${admin_url%/*}/licensing_upgrade_$$" EMPTY_DATABASE_URL="${admin_url%/*}/licensing_upgrade_empty_$$" \
   LICENSING_MASTER_KEY="$(node -e 'process.stdout.write(require("node:crypto").randomBytes(32).toString("base64"))')" \
   WORK="$work" OLD_RELEASE="$tag" ${TEST_REDIS_URL:+REDIS_URL="$TEST_REDIS_URL"} \
