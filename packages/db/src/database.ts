@@ -65,6 +65,8 @@ export interface DatabaseOptions {
    * readers then go to the primary), and there is no telemetry pool. Never migrated.
    */
   replica?: boolean | undefined;
+  /** An embedded database starts from this dump of a data directory (`dumpDataDir`) instead of initdb. */
+  loadDataDir?: Blob | undefined;
 }
 
 // Resolved through the package's own name, so it holds when this module is bundled into the server build.
@@ -76,7 +78,7 @@ const MIGRATION_LOCK_KEY = 4_210_771_001;
 export function createDatabase(options: DatabaseOptions = {}): Database {
   return options.url
     ? createPostgres(options.url, options.maxConnections ?? 10, options.replica ?? false)
-    : createEmbedded(options.dataDir);
+    : createEmbedded(options.dataDir, options.loadDataDir);
 }
 
 const isBegin = (config: unknown) =>
@@ -186,25 +188,31 @@ function createPostgres(url: string, max: number, replica: boolean): Database {
 export const embeddedStartParams = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"];
 
 /**
- * Creates a new data directory in a short-lived child process. initdb runs in a second WebAssembly
- * instance whose memory (about 400 MB) PGlite's process keeps for good; in a child it is returned.
+ * Creates a new data directory and runs the migrations on it in a short-lived child process. initdb
+ * runs in a second WebAssembly instance whose memory (about 400 MB) PGlite's process keeps for good, and
+ * the first migration grows the server's heap by another 30 MB; in a child both are returned.
  */
-function initDataDirInChild(dataDir: string) {
+function createDataDirInChild(dataDir: string) {
   const script = `
     const { PGlite } = require(${JSON.stringify(require.resolve("@electric-sql/pglite"))});
+    const { drizzle } = require(${JSON.stringify(require.resolve("drizzle-orm/pglite"))});
+    const { migrate } = require(${JSON.stringify(require.resolve("drizzle-orm/pglite/migrator"))});
     const db = new PGlite(${JSON.stringify(dataDir)});
-    db.waitReady.then(() => db.close()).catch((err) => { console.error(err); process.exit(1); });`;
+    migrate(drizzle(db), { migrationsFolder: ${JSON.stringify(migrationsFolder)} })
+      .then(() => db.close())
+      .catch((err) => { console.error(err); process.exit(1); });`;
   const result = spawnSync(process.execPath, ["-e", script], { stdio: ["ignore", "ignore", "pipe"] });
   if (result.status !== 0)
     throw new Error(`creating the embedded database in ${dataDir} failed: ${result.stderr.toString()}`);
 }
 
-function createEmbedded(dataDir: string | undefined): Database {
+function createEmbedded(dataDir: string | undefined, loadDataDir: Blob | undefined): Database {
   if (dataDir) {
     mkdirSync(dataDir, { recursive: true });
-    if (!existsSync(join(dataDir, "PG_VERSION"))) initDataDirInChild(dataDir);
+    if (!existsSync(join(dataDir, "PG_VERSION"))) createDataDirInChild(dataDir);
   }
-  const client = new PGlite(dataDir, { startParams: embeddedStartParams });
+  // One options object: PGlite ignores the second argument when the first (dataDir) is undefined.
+  const client = new PGlite({ dataDir, startParams: embeddedStartParams, loadDataDir });
   const pglite = drizzlePglite(client, { schema });
   const db = pglite as unknown as Db;
   return {
