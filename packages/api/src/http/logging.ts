@@ -63,6 +63,7 @@ export function requestLogging(
                 : "info";
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
         observe?.(req, res, ms / 1000);
+        if (!logger.isLevelEnabled(level)) return;
         logger[level](
           {
             method: req.method,

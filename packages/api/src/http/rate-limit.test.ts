@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startTestApp } from "../testing/index.ts";
 import { needTool, tools } from "../testing/tools/index.ts";
 import { rateLimitKey } from "./rate-limit.ts";
@@ -24,13 +24,12 @@ describe("rate-limit keys", () => {
 describe("Retry-After on the rate limit's 429 (decision 0041)", () => {
   it("is the seconds left in the client's one-minute window, 1 to 60, as RateLimit-Reset says", async () => {
     const app = await startTestApp({ rateLimits: { client: 2 } });
-    // The limiter counts on the wall clock (express-rate-limit's store), so the test moves that clock.
-    const start = Date.now();
-    vi.useFakeTimers({ toFake: ["Date"], now: start });
+    // The limiter counts on the service's clock, which the test moves.
+    const start = app.clock.now().getTime();
     try {
       const client = await app.client();
       const ask = async (at: number) => {
-        vi.setSystemTime(start + at);
+        app.clock.set(new Date(start + at));
         const res = await client.get("/api/v1/client/public-key/SVC-NOPE");
         const header = (name: string) => res.headers.get(name);
         return { status: res.status, retryAfter: header("retry-after"), reset: header("ratelimit-reset") };
@@ -49,7 +48,6 @@ describe("Retry-After on the rate limit's 429 (decision 0041)", () => {
       // Waiting as long as it said is enough: the next window has begun.
       expect(await ask(60_000)).toMatchObject({ status: 404, reset: "60" });
     } finally {
-      vi.useRealTimers();
       await app.close();
     }
   });

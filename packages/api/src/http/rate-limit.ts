@@ -1,10 +1,9 @@
-import type { NextFunction, Request, RequestHandler, Response } from "express";
-import { MemoryStore, rateLimit, type Store } from "express-rate-limit";
+import type { NextFunction, RequestHandler, Response } from "express";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 import { clientAddressKey, type Clock } from "@licensing/core";
 import type { ErrorResponse } from "@licensing/contracts";
-import { RateLimitStoreUnavailable, RedisWindowStore } from "./redis-store.ts";
+import { RedisWindows } from "./redis-store.ts";
 
 export type Contour = "panel" | "auth" | "client";
 export type RateLimits = Record<Contour, number>;
@@ -48,57 +47,92 @@ export interface ContourLimiter {
   charge(calls: number): RequestHandler;
 }
 
+/** A client's window after a count: its hits so far and when it ends (ms since the epoch). */
+export interface WindowCount {
+  hits: number;
+  resetAt: number;
+}
+
+/** Where the windows are counted: in this process, or in Redis for every instance. */
+export interface WindowCounter {
+  add(key: string, hits: number, now: number): WindowCount | Promise<WindowCount>;
+}
+
+const WINDOW_MS = 60_000;
+
+/** Fixed windows in this process, on the service's clock; windows that ended are dropped once a window. */
+export class MemoryWindows implements WindowCounter {
+  private readonly windows = new Map<string, WindowCount>();
+  private nextSweep = 0;
+
+  constructor(private readonly windowMs: number) {}
+
+  add(key: string, hits: number, now: number): WindowCount {
+    if (now >= this.nextSweep) {
+      for (const [k, w] of this.windows) if (w.resetAt <= now) this.windows.delete(k);
+      this.nextSweep = now + this.windowMs;
+    }
+    let window = this.windows.get(key);
+    if (!window || window.resetAt <= now) {
+      window = { hits: 0, resetAt: now + this.windowMs };
+      this.windows.set(key, window);
+    }
+    window.hits += hits;
+    return { hits: window.hits, resetAt: window.resetAt };
+  }
+}
+
 /**
- * A fixed one-minute window per IP and contour (spec §1, §8). With Redis the counters are shared by
- * every instance, and a request Redis cannot count is let through (fail open, docs/decisions/0018);
- * otherwise each process counts alone. A request that stands for several calls counts each
- * (decision 0036), so a batch cannot carry more calls past the limit than separate requests could.
+ * A fixed one-minute window per IP and contour (spec §1, §8), counted on the service's clock. With Redis
+ * the counters are shared by every instance, and a request Redis cannot count is let through (fail open,
+ * docs/decisions/0018); otherwise each process counts alone. A request that stands for several calls
+ * counts each (decision 0036), so a batch cannot carry more calls past the limit than separate requests
+ * could. Every counted answer carries the IETF draft-6 headers; a refusal also `Retry-After`, the seconds
+ * left in the window (decision 0041). Synchronous when counted in memory (decision 0060).
  */
-export function contourRateLimit(contour: Contour, limit: number, shared?: SharedCounters): ContourLimiter {
-  const store: Store = shared
-    ? new RedisWindowStore(shared.redis, `${shared.prefix ?? "rl:"}${contour}:`, shared.onUnavailable)
-    : new MemoryStore();
-  const handler = rateLimit({
-    windowMs: 60_000,
-    limit,
-    standardHeaders: "draft-6",
-    keyGenerator: (req) => rateLimitKey(req.ip),
-    // That check reads the key generator's source for `ipKeyGenerator`; rateLimitKey does what it does.
-    validate: { keyGeneratorIpFallback: false },
-    legacyHeaders: false,
-    store,
-    passOnStoreError: true,
-    logger: {
-      // The store has reported its own failure (throttled); other messages are the library's checks.
-      error: (error: unknown, message?: string) => {
-        if (!(error instanceof RateLimitStoreUnavailable)) console.error(message ?? "", error);
-      },
-      warn: (error: unknown, message?: string) => console.warn(message ?? "", error),
-    },
-    handler(_req, res) {
-      const body: ErrorResponse = {
-        code: "rate_limit.exceeded",
-        message: `Too many requests: at most ${limit} per minute per IP on this API`,
-        status: 429,
-      };
-      res.status(429).json(body);
-    },
-  });
-  // The library counts one hit per request and has no cost option (express-rate-limit#309, whose
-  // maintainers suggest incrementing more than once): the calls beyond the first are added to the same
-  // store here, then the library counts the last one, decides against the limit and sets the headers.
+export function contourRateLimit(
+  contour: Contour,
+  limit: number,
+  clock: Clock,
+  shared?: SharedCounters,
+): ContourLimiter {
+  const counter: WindowCounter = shared
+    ? new RedisWindows(shared.redis, `${shared.prefix ?? "rl:"}${contour}:`, WINDOW_MS, shared.onUnavailable)
+    : new MemoryWindows(WINDOW_MS);
+  const policy = `${limit};w=${WINDOW_MS / 1000}`;
+  const limitText = String(limit);
+  const refusal: ErrorResponse = {
+    code: "rate_limit.exceeded",
+    message: `Too many requests: at most ${limit} per minute per IP on this API`,
+    status: 429,
+  };
+
+  const decide = (res: Response, next: NextFunction, count: WindowCount, now: number) => {
+    if (res.headersSent) return next();
+    const reset = String(Math.max(0, Math.ceil((count.resetAt - now) / 1000)));
+    res.setHeader("RateLimit-Policy", policy);
+    res.setHeader("RateLimit-Limit", limitText);
+    res.setHeader("RateLimit-Remaining", String(Math.max(limit - count.hits, 0)));
+    res.setHeader("RateLimit-Reset", reset);
+    if (count.hits <= limit) return next();
+    res.setHeader("Retry-After", reset);
+    res.status(429).json(refusal);
+  };
+
   const charge =
     (calls: number): RequestHandler =>
-    (req: Request, res: Response, next: NextFunction) => {
-      if (calls <= 1) return handler(req, res, next);
-      const key = rateLimitKey(req.ip);
-      // A store that fails here fails again in the handler, which lets the request through (fail open).
-      const extra = Array.from({ length: calls - 1 }, () =>
-        Promise.resolve()
-          .then(() => store.increment(key))
-          .catch(() => undefined),
-      );
-      Promise.all(extra).then(() => handler(req, res, next), next);
+    (req, res, next) => {
+      const now = clock.now().getTime();
+      const counted = counter.add(rateLimitKey(req.ip), Math.max(calls, 1), now);
+      if (counted instanceof Promise) {
+        // The store has reported its own failure (throttled); the request goes on uncounted.
+        counted.then(
+          (count) => decide(res, next, count, now),
+          () => next(),
+        );
+      } else {
+        decide(res, next, counted, now);
+      }
     };
-  return { handler, charge };
+  return { handler: charge(1), charge };
 }
