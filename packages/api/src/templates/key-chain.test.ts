@@ -1,4 +1,4 @@
-import { verifyCertificate, verifyLicenseToken, verifyMarker } from "@licensing/core";
+import { verifyCertificate, verifyLeaseToken, verifyLicenseToken, verifyMarker } from "@licensing/core";
 import { tables } from "@licensing/db";
 import { decodeCertificate, parseMarker } from "@licensing/protocol";
 import { eq } from "drizzle-orm";
@@ -158,6 +158,39 @@ describe("retiring a key", () => {
     const again = await activate(issued.body.licenseKey, "fp-other");
     expect(again.body).toMatchObject({ certificate: beat.body.certificate, licenseCertificate: ended });
     expect(markerOf(again.body.heartbeatToken).kid).toBe(third.id);
+  });
+
+  it("ends its signing of lease tokens too: a renewal's token comes from the Active key, with both certificates", async () => {
+    const { template } = await keyedTemplate();
+    await suite.operator.api.templates.update({
+      params: { id: template.id },
+      body: { seatModel: "floating" },
+    });
+    const second = await rotate(template.id);
+    const issued = await issue(template.id);
+    expect(issued.status, issued.text).toBe(201);
+    const client = await suite.app.client();
+    const activated = await activate(issued.body.licenseKey);
+    const lease = { licenseKey: issued.body.licenseKey, activationId: activated.body.activationId };
+    const acquired = await suite.signed(client, "acquireLease", lease);
+    expect(acquired.status, acquired.text).toBe(201);
+    expect(verifyLeaseToken(acquired.body.leaseToken, second.publicKeyHex).valid).toBe(true);
+
+    const third = await rotate(template.id);
+    await retire(template.id, second.id);
+    // A live lease: the batched renewal, which reads the key's facts in its own statement.
+    const renewed = await suite.signed(client, "renewLease", {
+      licenseKey: issued.body.licenseKey,
+      leaseId: acquired.body.leaseId,
+    });
+    expect(renewed.status, renewed.text).toBe(200);
+    expect(renewed.body).toMatchObject({
+      certificate: (await storedKey(third.id)).certificate,
+      licenseCertificate: (await storedKey(second.id)).certificate,
+    });
+    const verified = verifyLeaseToken(renewed.body.leaseToken, third.publicKeyHex);
+    expect(verified.valid && verified.payload.kid).toBe(third.id);
+    expect(verifyLeaseToken(renewed.body.leaseToken, second.publicKeyHex).valid).toBe(false);
   });
 
   it("of the root: its licenses' markers come from the Active key, and the root still certifies new keys", async () => {

@@ -15,7 +15,7 @@ export function renewLease(deps: Deps, input: LeaseRequest): Promise<LeaseRespon
     const licenseKey = normalizeLicenseKey(input.licenseKey);
     const renewed = licenseKey ? await deps.leases.renewals.renew(input.leaseId, licenseKey) : undefined;
     if (!renewed) return holdLease(deps, input, { kind: "renew" });
-    return leaseAnswer(deps, deps.db, renewed);
+    return leaseAnswer(deps, deps.db, renewed, renewed.signingKey);
   });
 }
 

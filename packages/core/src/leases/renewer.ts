@@ -4,6 +4,7 @@ import { NaturalBatch } from "../batching/natural-batch.ts";
 import type { Metrics } from "../metrics/metrics.ts";
 import type { Clock } from "../clock.ts";
 import { liveSql } from "../licenses/live.ts";
+import type { LicenseKeyFacts } from "../activations/marker.ts";
 import type { LeaseSubject } from "./answer.ts";
 import { leaseLiveSql } from "./live.ts";
 
@@ -26,12 +27,16 @@ function prepareRenewals(db: Db) {
       activationId: sql<string>`activation_id`.as("activation_id"),
       hwFingerprint: sql<string | null>`hw_fingerprint`.as("hw_fingerprint"),
       signingKeyId: sql<string>`signing_key_id`.as("signing_key_id"),
+      templateId: sql<string>`template_id`.as("template_id"),
+      keyStatus: sql<LicenseKeyFacts["status"]>`key_status`.as("key_status"),
+      keyIsRoot: sql<boolean>`key_is_root`.as("key_is_root"),
+      keyCertificate: sql<string | null>`key_certificate`.as("key_certificate"),
     })
     .as(
       sql`update leases s
              set expires_at = greatest(s.expires_at,
                    least(${now} + l.lease_seconds * interval '1 second', l.expires_at))
-            from licenses l, activations a,
+            from licenses l join signing_keys sk on sk.id = l.signing_key_id, activations a,
                  unnest(${p("leaseIds")}::uuid[], ${p("licenseKeys")}::text[]) as r(lease_id, license_key)
            where s.id = r.lease_id
              and ${leaseLiveSql("s", now)}
@@ -39,7 +44,9 @@ function prepareRenewals(db: Db) {
              and ${liveSql("l", now)} and l.seat_model = 'floating'
              and a.id = s.activation_id
           returning s.id as lease_id, (extract(epoch from s.expires_at) * 1000)::float8 as expires_at_ms,
-                    l.license_key, l.id as license_id, s.activation_id, a.hw_fingerprint, l.signing_key_id`,
+                    l.license_key, l.id as license_id, s.activation_id, a.hw_fingerprint, l.signing_key_id,
+                    sk.template_id, sk.status as key_status, sk.is_root as key_is_root,
+                    sk.certificate as key_certificate`,
     );
   return db.with(renewed).select().from(renewed).prepare("client_lease_renewals");
 }
@@ -49,6 +56,11 @@ interface Request {
   licenseKey: string;
 }
 const keyOf = (r: Request) => `${r.leaseId} ${r.licenseKey}`;
+
+/** A renewed lease, with the facts of the key that signs its token (read in the same statement). */
+export interface RenewedLease extends LeaseSubject {
+  signingKey: LicenseKeyFacts;
+}
 const DEADLOCK_RUNS = 3;
 
 /**
@@ -66,7 +78,7 @@ export class LeaseRenewer {
     metrics?: Metrics,
   ) {
     this.statement = prepareRenewals(db);
-    this.batch = new NaturalBatch<Request, LeaseSubject>(
+    this.batch = new NaturalBatch<Request, RenewedLease>(
       (requests) => this.write(requests),
       keyOf,
       undefined,
@@ -74,11 +86,11 @@ export class LeaseRenewer {
     );
   }
 
-  renew(leaseId: string, licenseKey: string): Promise<LeaseSubject | undefined> {
+  renew(leaseId: string, licenseKey: string): Promise<RenewedLease | undefined> {
     return this.batch.submit({ leaseId, licenseKey });
   }
 
-  private async write(requests: Request[]): Promise<Map<string, LeaseSubject>> {
+  private async write(requests: Request[]): Promise<Map<string, RenewedLease>> {
     const params = {
       now: this.clock.now().toISOString(),
       leaseIds: requests.map((r) => r.leaseId),
@@ -97,6 +109,13 @@ export class LeaseRenewer {
               activationId: row.activationId,
               hwFingerprint: row.hwFingerprint,
               signingKeyId: row.signingKeyId,
+              signingKey: {
+                id: row.signingKeyId,
+                templateId: row.templateId,
+                status: row.keyStatus,
+                isRoot: row.keyIsRoot,
+                certificate: row.keyCertificate,
+              },
             },
           ]),
         );
