@@ -18,7 +18,7 @@ import { bindingAdmitsSql, checkBinding } from "./binding.ts";
 import { knownSince, liveSinceSql } from "./device-budget.ts";
 import { reachesThresholdSql } from "./fingerprint-match.ts";
 import { machinesFull, refuseMachine } from "./machines.ts";
-import { issueMarker, licenseKeyFacts } from "./marker.ts";
+import { issueMarker, licenseKeyFacts, type LicenseKeyFacts } from "./marker.ts";
 
 /**
  * The whole activation as one statement, so one round trip that commits on its own:
@@ -38,6 +38,7 @@ import { issueMarker, licenseKeyFacts } from "./marker.ts";
  */
 export function prepareActivation(db: Db) {
   const l = tables.licenses;
+  const sk = tables.signingKeys;
   const p = sql.placeholder;
   const now = sql`${p("now")}::timestamptz`;
   const fingerprint = sql`${p("fingerprint")}::text`;
@@ -64,8 +65,14 @@ export function prepareActivation(db: Db) {
         templateId: l.templateId,
         revocation: l.revocation,
         revokedAt: l.revokedAt,
+        // Aliased: the license has a status and a template of its own in this CTE.
+        keyTemplateId: sql<string>`${sk.templateId}`.as("key_template_id"),
+        keyStatus: sql<LicenseKeyFacts["status"]>`${sk.status}`.as("key_status"),
+        keyIsRoot: sql<boolean>`${sk.isRoot}`.as("key_is_root"),
+        keyCertificate: sql<string | null>`${sk.certificate}`.as("key_certificate"),
       })
       .from(l)
+      .innerJoin(sk, eq(sk.id, l.signingKeyId))
       .where(eq(l.licenseKey, p("licenseKey"))),
   );
   const reused = db.$with("reused", { id: sql<string>`id`.as("id") }).as(
@@ -147,6 +154,14 @@ export function prepareActivation(db: Db) {
         revocation: license.revocation,
         revokedAt: license.revokedAt,
       },
+      // The facts of the key that signs the marker, read with the license: no second round trip.
+      signingKey: {
+        id: license.signingKeyId,
+        templateId: license.keyTemplateId,
+        status: license.keyStatus,
+        isRoot: license.keyIsRoot,
+        certificate: license.keyCertificate,
+      },
       claimed: sql<boolean>`exists (select 1 from claimed)`,
       reusedId: sql<string | null>`(select id from reused limit 1)`,
     })
@@ -169,6 +184,8 @@ export interface MachineRequest {
 /** An activation that succeeded: the license's terms for the marker, the activation, and whether it healed. */
 export interface Activated {
   license: { id: string; offlineDays: number; signingKeyId: string };
+  /** The signing key's facts when the activation statement read them (the locked path does not). */
+  signingKey?: LicenseKeyFacts;
   activationId: string;
   healed: boolean;
 }
@@ -199,13 +216,13 @@ export async function activate(
     await deps.activations.activateLatency.padFailure(startedAt);
     return fail("license.not_found", "No license with this key");
   }
-  const { license, activationId, healed } = activation;
+  const { license, activationId, healed, signingKey } = activation;
   const { heartbeatToken, ...certificates } = await issueMarker(deps, deps.db, {
     licenseId: license.id,
     activationId,
     hwFingerprint: machine!.hwFingerprint,
     offlineDays: license.offlineDays,
-    signingKey: await licenseKeyFacts(deps.db, license.signingKeyId),
+    signingKey: signingKey ?? (await licenseKeyFacts(deps.db, license.signingKeyId)),
   });
   deps.activations.activateLatency.recordSuccess(startedAt);
   return {
@@ -271,12 +288,12 @@ async function activateOnce(
       throw error;
     }
     if (!outcome) return null;
-    const { license } = outcome;
-    if (outcome.claimed) return { license, activationId, healed: false };
+    const { license, signingKey } = outcome;
+    if (outcome.claimed) return { license, signingKey, activationId, healed: false };
 
     if (effectiveStatus(license, deps.clock.now()) !== "Active") await refuseNotLive(deps, deps.db, license);
     checkBinding(license, fingerprint ?? undefined);
-    if (outcome.reusedId) return { license, activationId: outcome.reusedId, healed: false };
+    if (outcome.reusedId) return { license, signingKey, activationId: outcome.reusedId, healed: false };
     if (machinesFull(license)) await refuseMachine(deps.db, license);
     if (run >= MAX_RUNS) throw new Error(`Activation of ${licenseKey} kept racing concurrent changes`);
   }
