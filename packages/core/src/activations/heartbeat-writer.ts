@@ -4,7 +4,7 @@ import type { Clock } from "../clock.ts";
 import { NaturalBatch } from "../batching/natural-batch.ts";
 import type { Metrics } from "../metrics/metrics.ts";
 import { liveSql } from "../licenses/live.ts";
-import type { LicenseKeyFacts, MarkerSubject } from "./marker.ts";
+import { keyFactColumns, keyFactsOf, keyFactsReturning, type MarkerSubject } from "./marker.ts";
 
 /** What a matched heartbeat needs for its marker. */
 export type Beat = MarkerSubject;
@@ -19,10 +19,7 @@ function prepareHeartbeats(db: Db) {
       hwFingerprint: sql<string | null>`hw_fingerprint`.as("hw_fingerprint"),
       offlineDays: sql<number>`offline_days`.as("offline_days"),
       signingKeyId: sql<string>`signing_key_id`.as("signing_key_id"),
-      templateId: sql<string>`template_id`.as("template_id"),
-      keyStatus: sql<LicenseKeyFacts["status"]>`key_status`.as("key_status"),
-      keyIsRoot: sql<boolean>`key_is_root`.as("key_is_root"),
-      keyCertificate: sql<string | null>`key_certificate`.as("key_certificate"),
+      ...keyFactColumns,
     })
     .as(
       sql`update activations a
@@ -37,8 +34,7 @@ function prepareHeartbeats(db: Db) {
              and l.license_key = beat.license_key
              and ${liveSql("l", now)}
           returning l.id as license_id, l.license_key, a.id as activation_id, a.hw_fingerprint,
-                    l.offline_days, l.signing_key_id, l.template_id, sk.status as key_status,
-                    sk.is_root as key_is_root, sk.certificate as key_certificate`,
+                    l.offline_days, l.signing_key_id, ${keyFactsReturning}`,
     );
   const recorded = db.$with("recorded", {}).as(
     sql`insert into heartbeat_records (activation_id, license_id, occurred_at)
@@ -105,13 +101,7 @@ export class HeartbeatWriter {
           activationId: row.activationId,
           hwFingerprint: row.hwFingerprint,
           offlineDays: row.offlineDays,
-          signingKey: {
-            id: row.signingKeyId,
-            templateId: row.templateId,
-            status: row.keyStatus,
-            isRoot: row.keyIsRoot,
-            certificate: row.keyCertificate,
-          },
+          signingKey: keyFactsOf(row),
         },
       ]),
     );

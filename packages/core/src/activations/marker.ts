@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { tables, type Executor } from "@licensing/db";
 import { DAY } from "../clock.ts";
 import { unixSeconds } from "../crypto/license-token.ts";
@@ -11,6 +11,33 @@ import { activeSigningKey } from "../templates/signing-keys.ts";
 export interface LicenseKeyFacts extends ChainKey {
   status: "Active" | "Inactive" | "Retired";
 }
+
+/**
+ * The key's facts as a batched statement returns them beside the license's `signing_key_id`, from a join
+ * of `signing_keys sk`: its columns for the statement's `$with` declaration, and the facts from its row.
+ */
+export const keyFactColumns = {
+  keyTemplateId: sql<string>`key_template_id`.as("key_template_id"),
+  keyStatus: sql<LicenseKeyFacts["status"]>`key_status`.as("key_status"),
+  keyIsRoot: sql<boolean>`key_is_root`.as("key_is_root"),
+  keyCertificate: sql<string | null>`key_certificate`.as("key_certificate"),
+};
+export const keyFactsReturning = sql.raw(
+  "sk.template_id as key_template_id, sk.status as key_status, sk.is_root as key_is_root, sk.certificate as key_certificate",
+);
+export const keyFactsOf = (row: {
+  signingKeyId: string;
+  keyTemplateId: string;
+  keyStatus: LicenseKeyFacts["status"];
+  keyIsRoot: boolean;
+  keyCertificate: string | null;
+}): LicenseKeyFacts => ({
+  id: row.signingKeyId,
+  templateId: row.keyTemplateId,
+  status: row.keyStatus,
+  isRoot: row.keyIsRoot,
+  certificate: row.keyCertificate,
+});
 
 export interface MarkerSubject {
   licenseId: string;

@@ -4,7 +4,12 @@ import { NaturalBatch } from "../batching/natural-batch.ts";
 import type { Metrics } from "../metrics/metrics.ts";
 import type { Clock } from "../clock.ts";
 import { liveSql } from "../licenses/live.ts";
-import type { LicenseKeyFacts } from "../activations/marker.ts";
+import {
+  keyFactColumns,
+  keyFactsOf,
+  keyFactsReturning,
+  type LicenseKeyFacts,
+} from "../activations/marker.ts";
 import type { LeaseSubject } from "./answer.ts";
 import { leaseLiveSql } from "./live.ts";
 
@@ -27,10 +32,7 @@ function prepareRenewals(db: Db) {
       activationId: sql<string>`activation_id`.as("activation_id"),
       hwFingerprint: sql<string | null>`hw_fingerprint`.as("hw_fingerprint"),
       signingKeyId: sql<string>`signing_key_id`.as("signing_key_id"),
-      templateId: sql<string>`template_id`.as("template_id"),
-      keyStatus: sql<LicenseKeyFacts["status"]>`key_status`.as("key_status"),
-      keyIsRoot: sql<boolean>`key_is_root`.as("key_is_root"),
-      keyCertificate: sql<string | null>`key_certificate`.as("key_certificate"),
+      ...keyFactColumns,
     })
     .as(
       sql`update leases s
@@ -45,8 +47,7 @@ function prepareRenewals(db: Db) {
              and a.id = s.activation_id
           returning s.id as lease_id, (extract(epoch from s.expires_at) * 1000)::float8 as expires_at_ms,
                     l.license_key, l.id as license_id, s.activation_id, a.hw_fingerprint, l.signing_key_id,
-                    sk.template_id, sk.status as key_status, sk.is_root as key_is_root,
-                    sk.certificate as key_certificate`,
+                    ${keyFactsReturning}`,
     );
   return db.with(renewed).select().from(renewed).prepare("client_lease_renewals");
 }
@@ -109,13 +110,7 @@ export class LeaseRenewer {
               activationId: row.activationId,
               hwFingerprint: row.hwFingerprint,
               signingKeyId: row.signingKeyId,
-              signingKey: {
-                id: row.signingKeyId,
-                templateId: row.templateId,
-                status: row.keyStatus,
-                isRoot: row.keyIsRoot,
-                certificate: row.keyCertificate,
-              },
+              signingKey: keyFactsOf(row),
             },
           ]),
         );
