@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tables } from "./index.ts";
-import { createTestDatabaseBefore, type TestDatabase } from "./testing.ts";
+import { createTestDatabaseBefore, insertLegacyLicense, type TestDatabase } from "./testing.ts";
 
 // Rows written before 0015 (decisions 0046, 0047) take the defaults: fuzzy matching, no device budget
 // in a 30-day window, no components and no new device counted.
@@ -21,16 +21,7 @@ const ids = {
 beforeAll(async () => {
   database = await createTestDatabaseBefore(TAG);
   const db = database.db;
-  await db.execute(sql`insert into companies (id, name, slug, path, depth, created_at)
-    values (${ids.company}, 'C', 'c', ${`/${ids.company}/`}, 0, now())`);
-  await db.execute(sql`insert into templates (id, name, product_code, default_offline_days, default_validity_days,
-      created_at, updated_at) values (${ids.template}, 'T', 'T', 7, 365, now(), now())`);
-  await db.execute(sql`insert into signing_keys (id, template_id, status, public_key_hex, private_key_sealed,
-      not_before, created_at) values (${ids.key}, ${ids.template}, 'Active', 'aa', 'sealed', now(), now())`);
-  await db.execute(sql`insert into licenses (id, license_key, company_id, template_id, signing_key_id, status,
-      config, offline_days, token, expires_at, issued_at, is_trial, hw_binding, updated_at, live_seats)
-    values (${ids.license}, 'SVC-OLD', ${ids.company}, ${ids.template}, ${ids.key}, 'Active', '{}', 7, 't',
-      now() + interval '1 year', now(), false, 'none', now(), 1)`);
+  await insertLegacyLicense(database, ids, { liveSeats: 1 });
   await db.execute(sql`insert into activations (id, license_id, company_id, template_id, hw_fingerprint, status,
       activated_at, deactivated_at) values
     (${ids.live}, ${ids.license}, ${ids.company}, ${ids.template}, 'fp-live', 'active', now(), null),

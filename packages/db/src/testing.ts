@@ -17,6 +17,7 @@ import type { PgliteDatabase } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import type { PGlite } from "@electric-sql/pglite";
 import { createRequire } from "node:module";
+import { sql } from "drizzle-orm";
 import pg from "pg";
 import { createDatabase, type Database } from "./database.ts";
 
@@ -144,6 +145,37 @@ export async function createTestDatabaseBefore(tag: string): Promise<TestDatabas
     rmSync(folder, { recursive: true, force: true });
   }
   return database;
+}
+
+/** The ids of the rows `insertLegacyLicense` writes. */
+export interface LegacyLicenseIds {
+  company: string;
+  template: string;
+  key: string;
+  license: string;
+}
+
+/**
+ * A company, a template, its Active key and an Active license (key `SVC-OLD`), written with only the
+ * columns every release has had, as a migration's test writes them before migrating.
+ */
+export async function insertLegacyLicense(
+  database: Database,
+  ids: LegacyLicenseIds,
+  license: { config?: string; liveSeats?: number } = {},
+) {
+  const db = database.db;
+  await db.execute(sql`insert into companies (id, name, slug, path, depth, created_at)
+    values (${ids.company}, 'C', 'c', ${`/${ids.company}/`}, 0, now())`);
+  await db.execute(sql`insert into templates (id, name, product_code, default_offline_days, default_validity_days,
+      created_at, updated_at) values (${ids.template}, 'T', 'T', 7, 365, now(), now())`);
+  await db.execute(sql`insert into signing_keys (id, template_id, status, public_key_hex, private_key_sealed,
+      not_before, created_at) values (${ids.key}, ${ids.template}, 'Active', 'aa', 'sealed', now(), now())`);
+  await db.execute(sql`insert into licenses (id, license_key, company_id, template_id, signing_key_id, status,
+      config, offline_days, token, expires_at, issued_at, is_trial, hw_binding, updated_at, live_seats)
+    values (${ids.license}, 'SVC-OLD', ${ids.company}, ${ids.template}, ${ids.key}, 'Active',
+      ${license.config ?? "{}"}, 7, 't', now() + interval '1 year', now(), false, 'none', now(),
+      ${license.liveSeats ?? 0})`);
 }
 
 /** A copy of the migrations folder whose journal stops before `tag`. */
