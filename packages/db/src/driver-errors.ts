@@ -33,3 +33,14 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
 
 /** True when PostgreSQL broke a deadlock by aborting this statement (SQLSTATE 40P01): running it again is safe. */
 export const isDeadlock = (error: unknown): boolean => driverError(error)?.code === "40P01";
+
+/** Runs a statement, and again (up to `runs` times in all) when PostgreSQL aborts it to break a deadlock. */
+export async function runAgainOnDeadlock<T>(statement: () => Promise<T>, runs = 3): Promise<T> {
+  for (let run = 1; ; run++) {
+    try {
+      return await statement();
+    } catch (error) {
+      if (!isDeadlock(error) || run >= runs) throw error;
+    }
+  }
+}

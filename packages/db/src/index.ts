@@ -25,5 +25,5 @@ export type {
   WebhookDeliveryRow,
   WebhookEndpointRow,
 } from "./schema/index.ts";
-export { isDeadlock, isUniqueViolation } from "./driver-errors.ts";
+export { isDeadlock, isUniqueViolation, runAgainOnDeadlock } from "./driver-errors.ts";
 export { isDatabaseUnavailable } from "./unavailable.ts";

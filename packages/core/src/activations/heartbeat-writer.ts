@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { isDeadlock, type Db } from "@licensing/db";
+import { runAgainOnDeadlock, type Db } from "@licensing/db";
 import type { Clock } from "../clock.ts";
 import { NaturalBatch } from "../batching/natural-batch.ts";
 import type { Metrics } from "../metrics/metrics.ts";
@@ -51,8 +51,6 @@ function prepareHeartbeats(db: Db) {
   );
   return db.with(touched, recorded, licenseSeen).select().from(touched).prepare("client_heartbeats");
 }
-
-const DEADLOCK_RUNS = 3;
 
 interface Request {
   activationId: string;
@@ -113,13 +111,7 @@ export class HeartbeatWriter {
       activationIds: requests.map((r) => r.activationId),
       licenseKeys: requests.map((r) => r.licenseKey),
     };
-    for (let run = 1; ; run++) {
-      try {
-        return await this.statement.execute(params);
-      } catch (error) {
-        // Two instances beating the same activations at once can deadlock; PostgreSQL aborts one of them.
-        if (!isDeadlock(error) || run >= DEADLOCK_RUNS) throw error;
-      }
-    }
+    // Two instances beating the same activations at once can deadlock; PostgreSQL aborts one of them.
+    return runAgainOnDeadlock(() => this.statement.execute(params));
   }
 }

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { isDeadlock, type Db } from "@licensing/db";
+import { runAgainOnDeadlock, type Db } from "@licensing/db";
 import { NaturalBatch } from "../batching/natural-batch.ts";
 import type { Metrics } from "../metrics/metrics.ts";
 import type { Clock } from "../clock.ts";
@@ -62,7 +62,6 @@ const keyOf = (r: Request) => `${r.leaseId} ${r.licenseKey}`;
 export interface RenewedLease extends LeaseSubject {
   signingKey: LicenseKeyFacts;
 }
-const DEADLOCK_RUNS = 3;
 
 /**
  * Renews live leases with natural batching (`NaturalBatch`, decision 0008). A lease the statement does not
@@ -97,28 +96,22 @@ export class LeaseRenewer {
       leaseIds: requests.map((r) => r.leaseId),
       licenseKeys: requests.map((r) => r.licenseKey),
     };
-    for (let run = 1; ; run++) {
-      try {
-        const rows = await this.statement.execute(params);
-        return new Map(
-          rows.map((row) => [
-            keyOf(row),
-            {
-              leaseId: row.leaseId,
-              expiresAt: new Date(Number(row.expiresAtMs)),
-              licenseId: row.licenseId,
-              activationId: row.activationId,
-              hwFingerprint: row.hwFingerprint,
-              signingKeyId: row.signingKeyId,
-              signingKey: keyFactsOf(row),
-            },
-          ]),
-        );
-      } catch (error) {
-        // Two batches (two instances), or a batch and an acquire marking leases lapsed, can deadlock on
-        // lease rows; PostgreSQL aborts one statement, which runs again.
-        if (!isDeadlock(error) || run >= DEADLOCK_RUNS) throw error;
-      }
-    }
+    // Two batches (two instances), or a batch and an acquire marking leases lapsed, can deadlock on lease
+    // rows; PostgreSQL aborts one statement, which runs again.
+    const rows = await runAgainOnDeadlock(() => this.statement.execute(params));
+    return new Map(
+      rows.map((row) => [
+        keyOf(row),
+        {
+          leaseId: row.leaseId,
+          expiresAt: new Date(Number(row.expiresAtMs)),
+          licenseId: row.licenseId,
+          activationId: row.activationId,
+          hwFingerprint: row.hwFingerprint,
+          signingKeyId: row.signingKeyId,
+          signingKey: keyFactsOf(row),
+        },
+      ]),
+    );
   }
 }
