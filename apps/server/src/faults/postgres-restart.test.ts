@@ -2,14 +2,13 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { TestClient } from "@licensing/api/testing";
 import { needTool, tools } from "@licensing/api/testing/tools";
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parseEnv } from "../env.ts";
 import { startServer, type RunningServer } from "../server.ts";
 import { startPrivatePostgres, type PrivatePostgres } from "../testing/private-postgres.ts";
+import { capturedLog } from "../testing/captured-log.ts";
 
 interface Outcome {
   status: number;
@@ -33,20 +32,11 @@ describe.skipIf(!postgresBin)("PostgreSQL restarted under load", () => {
   let server: RunningServer;
   let operator: TestClient;
   const dataDir = mkdtempSync(join(tmpdir(), "licensing-restart-"));
-  const logLines: string[] = [];
+  const { logger, lines: logLines } = capturedLog();
   let closed = false;
 
   beforeAll(async () => {
     postgres = await startPrivatePostgres();
-    const logger = pino(
-      { level: "warn" },
-      new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          logLines.push(chunk.toString());
-          done();
-        },
-      }),
-    );
     server = await startServer(
       parseEnv({
         PORT: "0",

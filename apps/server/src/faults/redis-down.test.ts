@@ -3,15 +3,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { TestClient } from "@licensing/api/testing";
 import { needTool, tools } from "@licensing/api/testing/tools";
 import { createManualClock, MINUTE } from "@licensing/core";
 import { createTestDatabase, type TestDatabase } from "@licensing/db/testing";
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parseEnv } from "../env.ts";
 import { startServer, type RunningServer } from "../server.ts";
+import { capturedLog } from "../testing/captured-log.ts";
 
 // Needs the redis-server program, which .ci/run installs.
 const redisServer = needTool(tools.redisServer, "the Redis outage test");
@@ -47,7 +46,7 @@ async function startRedis(port: number): Promise<ChildProcess> {
 
 describe.skipIf(!redisServer)("Redis unavailable", () => {
   const clock = createManualClock(new Date());
-  const logLines: string[] = [];
+  const { logger, lines: logLines } = capturedLog();
   const dataDir = mkdtempSync(join(tmpdir(), "licensing-redis-"));
   let port: number;
   let redis: ChildProcess;
@@ -58,15 +57,6 @@ describe.skipIf(!redisServer)("Redis unavailable", () => {
     port = await freePort();
     redis = await startRedis(port);
     database = await createTestDatabase();
-    const logger = pino(
-      { level: "warn" },
-      new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          logLines.push(chunk.toString());
-          done();
-        },
-      }),
-    );
     server = await startServer(
       parseEnv({
         PORT: "0",

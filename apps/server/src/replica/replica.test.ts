@@ -2,12 +2,10 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { TestClient } from "@licensing/api/testing";
 import { needTool, tools } from "@licensing/api/testing/tools";
 import { createManualClock, REPLICA_RETRY_AFTER_MS, REPLICA_WARNING_INTERVAL_MS } from "@licensing/core";
 import pg from "pg";
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parseEnv } from "../env.ts";
 import { startServer, type RunningServer } from "../server.ts";
@@ -16,6 +14,7 @@ import {
   startPrivateStandby,
   type PrivatePostgres,
 } from "../testing/private-postgres.ts";
+import { capturedLog } from "../testing/captured-log.ts";
 
 // A primary and a streaming standby of the test's own (pg_basebackup from the primary into a temporary
 // directory, started on another port, removed afterwards); the machine's shared server is not touched.
@@ -33,7 +32,7 @@ describe.skipIf(!postgresBin)("a read replica (DATABASE_READ_URL)", () => {
   let primarySql: pg.Client;
   const clock = createManualClock(new Date());
   const dataDir = mkdtempSync(join(tmpdir(), "licensing-replica-"));
-  const logLines: string[] = [];
+  const { logger, lines: logLines } = capturedLog();
   const replicaWarnings = () => logLines.filter((line) => line.includes("read replica")).length;
 
   const onStandby = async <T>(query: string): Promise<T[]> => {
@@ -92,15 +91,6 @@ describe.skipIf(!postgresBin)("a read replica (DATABASE_READ_URL)", () => {
     await primarySql.connect();
     await primarySql.query("create extension if not exists pg_stat_statements");
     standby = await startPrivateStandby(primary, { settings });
-    const logger = pino(
-      { level: "warn" },
-      new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          logLines.push(chunk.toString());
-          done();
-        },
-      }),
-    );
     server = await startServer(
       parseEnv({
         PORT: "0",
