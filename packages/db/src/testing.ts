@@ -103,7 +103,7 @@ function migratedTemplate(serverUrl: string): Promise<string> {
   return template;
 }
 
-let migrated: Promise<Buffer> | undefined;
+let migrated: Promise<Uint8Array<ArrayBuffer>> | undefined;
 
 /**
  * A dump of a migrated embedded database, made once per set of migrations and kept in the temporary
@@ -122,7 +122,7 @@ async function migratedDataDir(): Promise<Blob> {
       writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
       renameSync(partial, file);
     }
-    return readFileSync(file);
+    return new Uint8Array(readFileSync(file));
   })();
   // A Blob of its own for each database: two loads at once from one Blob leave one of them empty.
   return new Blob([await migrated]);
