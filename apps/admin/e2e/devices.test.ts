@@ -1,13 +1,16 @@
 import { createHash } from "node:crypto";
-import { OPERATOR, type TestClient } from "@licensing/api/testing";
+import { type TestClient } from "@licensing/api/testing";
 import type { FingerprintComponent } from "@licensing/contracts";
-import type { Locator, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   browserPath,
   choose,
   dismissNotifications,
   expectAccessible,
+  field,
+  input,
+  operatorPage,
   screenshot,
   startHarness,
   until,
@@ -45,12 +48,7 @@ beforeAll(async () => {
     body: { name: "Studio North", slug: "studio-north" },
   });
   expect(company.status).toBe(201);
-  page = await (await h.context()).newPage();
-  await page.goto("/sign-in");
-  await page.getByRole("textbox", { name: "Email", exact: true }).fill(OPERATOR.email);
-  await page.getByRole("textbox", { name: "Password", exact: true }).fill(OPERATOR.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("heading", { name: "Licenses" }).waitFor();
+  page = await operatorPage(h);
 }, 240_000);
 afterEach(() => h?.expectNoCspViolations());
 afterAll(() => h?.close());
@@ -61,13 +59,6 @@ const activate = (hwFingerprint: string, machineName: string, components: Finger
   client.api.client.activate({
     body: { licenseKey: state.licenseKey!, hwFingerprint, machineName, components },
   });
-/** A labelled value of a detail page (`Field`): its label and what follows. */
-const field = (p: Page | Locator, label: string) => p.getByText(label, { exact: true }).locator("xpath=..");
-/** A Select's or NumberInput's input, by its label. */
-const input = (p: Page | Locator, label: string) =>
-  p
-    .getByRole("combobox", { name: label, exact: true })
-    .or(p.getByRole("textbox", { name: label, exact: true }));
 
 describe.skipIf(!browserPath)("fingerprint matching and the device budget in the admin app", () => {
   it(

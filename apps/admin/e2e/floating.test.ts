@@ -1,11 +1,13 @@
-import { OPERATOR, signedPost, type TestClient } from "@licensing/api/testing";
-import type { Locator, Page } from "playwright-core";
+import { signedPost, type TestClient } from "@licensing/api/testing";
+import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   browserPath,
   choose,
   dismissNotifications,
   expectAccessible,
+  input,
+  operatorPage,
   screenshot,
   startHarness,
   until,
@@ -31,21 +33,11 @@ beforeAll(async () => {
   client = await h.app.client();
   const company = await operator.api.companies.create({ body: { name: "Render Farm", slug: "render-farm" } });
   expect(company.status).toBe(201);
-  page = await (await h.context()).newPage();
-  await page.goto("/sign-in");
-  await page.getByRole("textbox", { name: "Email", exact: true }).fill(OPERATOR.email);
-  await page.getByRole("textbox", { name: "Password", exact: true }).fill(OPERATOR.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("heading", { name: "Licenses" }).waitFor();
+  page = await operatorPage(h);
 }, 240_000);
 afterEach(() => h?.expectNoCspViolations());
 afterAll(() => h?.close());
 
-/** A Select's or NumberInput's input, by its label. */
-const input = (p: Page | Locator, label: string) =>
-  p
-    .getByRole("combobox", { name: label, exact: true })
-    .or(p.getByRole("textbox", { name: label, exact: true }));
 const lease = (path: string, body: Record<string, string>) =>
   signedPost<{ leaseId: string }>(client, h.app.clock.now(), `/api/v1/client/leases${path}`, {
     licenseKey: state.licenseKey!,

@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AxeBuilder } from "@axe-core/playwright";
-import { startTestApp, type TestApp, type TestAppOptions } from "@licensing/api/testing";
+import { OPERATOR, startTestApp, type TestApp, type TestAppOptions } from "@licensing/api/testing";
 import { needTool, tools } from "@licensing/api/testing/tools";
 import { generate } from "otplib";
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
@@ -155,3 +155,24 @@ export async function dismissNotifications(page: Page) {
       .catch(() => undefined);
   await until(() => notifications.count()).toBe(0);
 }
+
+/** A new page in a fresh browser profile, signed in as the operator, on the licenses list. */
+export async function operatorPage(h: Harness): Promise<Page> {
+  const page = await (await h.context()).newPage();
+  await page.goto("/sign-in");
+  await page.getByRole("textbox", { name: "Email", exact: true }).fill(OPERATOR.email);
+  await page.getByRole("textbox", { name: "Password", exact: true }).fill(OPERATOR.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("heading", { name: "Licenses" }).waitFor();
+  return page;
+}
+
+/** A labelled value of a detail page (`Field`): its label and what follows. */
+export const field = (p: Page | Locator, label: string) =>
+  p.getByText(label, { exact: true }).locator("xpath=..");
+
+/** A Select's, NumberInput's or TextInput's input, by its label. */
+export const input = (p: Page | Locator, label: string) =>
+  p
+    .getByRole("combobox", { name: label, exact: true })
+    .or(p.getByRole("textbox", { name: label, exact: true }));

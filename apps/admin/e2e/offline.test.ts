@@ -5,17 +5,18 @@ import {
   newNonce,
   offlineReceipt,
   offlineRequest,
-  OPERATOR,
   type IssuedLicense,
   type TestClient,
 } from "@licensing/api/testing";
 import type { FingerprintComponent } from "@licensing/contracts";
-import type { Locator, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   browserPath,
   dismissNotifications,
   expectAccessible,
+  field,
+  operatorPage,
   screenshot,
   startHarness,
   until,
@@ -84,7 +85,6 @@ async function screenshotDialog(name: string) {
   await screenshot(dialog(), name);
   await page.setViewportSize(viewport);
 }
-const field = (scope: Locator, label: string) => scope.getByText(label, { exact: true }).locator("xpath=..");
 
 beforeAll(async () => {
   h = await startHarness();
@@ -102,12 +102,7 @@ beforeAll(async () => {
   });
   expect(online.status).toBe(200);
 
-  page = await (await h.context()).newPage();
-  await page.goto("/sign-in");
-  await page.getByRole("textbox", { name: "Email", exact: true }).fill(OPERATOR.email);
-  await page.getByRole("textbox", { name: "Password", exact: true }).fill(OPERATOR.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("heading", { name: "Licenses" }).waitFor();
+  page = await operatorPage(h);
   await page.goto(`/licenses/${license.id}`);
   await row("Office PC").waitFor();
 }, 240_000);

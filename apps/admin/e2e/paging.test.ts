@@ -1,8 +1,8 @@
-import { createLicensedCompany, issueLicense, OPERATOR, type TestClient } from "@licensing/api/testing";
+import { createLicensedCompany, issueLicense, type TestClient } from "@licensing/api/testing";
 import { BULK_MAX_ITEMS, EXACT_TOTAL_LIMIT } from "@licensing/contracts";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { browserPath, expectAccessible, startHarness, until, type Harness } from "./harness.ts";
+import { browserPath, expectAccessible, operatorPage, startHarness, until, type Harness } from "./harness.ts";
 
 /**
  * The pagers of the paged lists in real Chromium against the real server: a count is shown as it is, an
@@ -25,12 +25,7 @@ beforeAll(async () => {
     const res = await operator.api.licenses.bulkIssue({ body: { templateId: target.templateId, items } });
     expect(res.body.failed).toBe(0);
   }
-  page = await (await h.context()).newPage();
-  await page.goto("/sign-in");
-  await page.getByRole("textbox", { name: "Email", exact: true }).fill(OPERATOR.email);
-  await page.getByRole("textbox", { name: "Password", exact: true }).fill(OPERATOR.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("heading", { name: "Licenses" }).waitFor();
+  page = await operatorPage(h);
 }, 240_000);
 afterEach(() => h?.expectNoCspViolations());
 afterAll(() => h?.close());

@@ -1,17 +1,20 @@
 import { readFileSync } from "node:fs";
-import { OPERATOR, type TestClient } from "@licensing/api/testing";
+import { type TestClient } from "@licensing/api/testing";
 import { decodeRevocationList } from "@licensing/protocol";
-import type { Locator, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   browserPath,
   choose,
   dismissNotifications,
   expectAccessible,
+  field,
+  input,
+  operatorPage,
   screenshot,
   startHarness,
-  type Harness,
   until,
+  type Harness,
 } from "./harness.ts";
 
 /**
@@ -33,12 +36,7 @@ beforeAll(async () => {
   operator = await h.app.client({ signIn: true });
   const company = await operator.api.companies.create({ body: { name: "Harbour Lab", slug: "harbour-lab" } });
   expect(company.status).toBe(201);
-  page = await (await h.context()).newPage();
-  await page.goto("/sign-in");
-  await page.getByRole("textbox", { name: "Email", exact: true }).fill(OPERATOR.email);
-  await page.getByRole("textbox", { name: "Password", exact: true }).fill(OPERATOR.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("heading", { name: "Licenses" }).waitFor();
+  page = await operatorPage(h);
 }, 240_000);
 afterEach(() => h?.expectNoCspViolations());
 afterAll(() => h?.close());
@@ -46,12 +44,6 @@ afterAll(() => h?.close());
 const licenseOf = async (id: string) => (await operator.api.licenses.get({ params: { id } })).body;
 const templateOf = async (id: string) => (await operator.api.templates.get({ params: { id } })).body;
 const keysOf = async (id: string) => (await operator.api.templates.signingKeys.list({ params: { id } })).body;
-/** A labelled value of a detail page (`Field`): its label and what follows. */
-const field = (p: Page | Locator, label: string) => p.getByText(label, { exact: true }).locator("xpath=..");
-const input = (p: Page | Locator, label: string) =>
-  p
-    .getByRole("combobox", { name: label, exact: true })
-    .or(p.getByRole("textbox", { name: label, exact: true }));
 
 describe.skipIf(!browserPath)("revocation and the key chain in the admin app", () => {
   it(
