@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { tables, type Tx } from "@licensing/db";
+import { insertRows, tables, type Tx } from "@licensing/db";
 import {
   BULK_MAX_ITEMS,
   type BulkIssueRequest,
@@ -16,10 +16,11 @@ import type { Deps } from "../deps.ts";
 import { AppError, fail } from "../errors.ts";
 import { runIdempotent } from "../idempotency/idempotency.ts";
 import { publishEvents } from "../outbox/publish.ts";
+import { findCompanies } from "../policy/index.ts";
 import { certificateOf } from "../templates/key-chain.ts";
 import { buildLicenseConfig } from "./config.ts";
 import { loadIssueContext, resolveIssueTerms, type IssueContext, type IssueTerms } from "./issue-terms.ts";
-import { authorizeIssuingCompany } from "./load.ts";
+import { authorizeFoundIssuingCompany, authorizeIssuingCompany } from "./load.ts";
 import { signLicense } from "./sign.ts";
 
 type NewLicense = typeof tables.licenses.$inferInsert & { id: string; expiresAt: Date };
@@ -64,7 +65,7 @@ function prepareLicense(
 /** Stores licenses with their license.issued events and audit rows, in the caller's transaction. */
 async function storeLicenses(tx: Tx, deps: Deps, actor: Actor, licenses: NewLicense[]) {
   if (licenses.length === 0) return;
-  await tx.insert(tables.licenses).values(licenses);
+  await insertRows(tx, tables.licenses, licenses);
   await publishEvents(
     tx,
     deps.clock,
@@ -164,6 +165,10 @@ export async function bulkIssueLicenses(
   return runIdempotent(deps, actor, request, 200, async (tx) => {
     const context = await loadIssueContext(tx, input.templateId);
     const terms = resolveIssueTerms(deps, context.template, input);
+    const companies = await findCompanies(
+      tx,
+      input.items.flatMap((item) => ("malformed" in item ? [] : [item.companyId])),
+    );
     const issued: NewLicense[] = [];
     const results: BulkResult[] = [];
     for (const item of input.items) {
@@ -172,7 +177,7 @@ export async function bulkIssueLicenses(
         continue;
       }
       try {
-        await authorizeIssuingCompany(tx, actor, item.companyId);
+        authorizeFoundIssuingCompany(actor, item.companyId, companies.get(item.companyId.toLowerCase()));
         const license = prepareLicense(deps, context, terms, item.companyId, item.config ?? input.config);
         issued.push(license);
         results.push({
