@@ -15,23 +15,29 @@ export async function insertRows<T extends PgTable>(
   rows: readonly T["$inferInsert"][],
 ): Promise<void> {
   if (rows.length === 0) return;
-  const columns = Object.entries(getTableColumns(table) as Record<string, Column>).filter(
-    ([key]) => key in (rows[0] as object),
-  );
+  const columns = Object.entries(getTableColumns(table) as Record<string, Column>)
+    .filter(([key]) => (rows[0] as Record<string, unknown>)[key] !== undefined)
+    .map(([key, column]) => ({
+      key,
+      column,
+      // json_populate_recordset takes a JSON value as it is for a json column, so it is not stringified.
+      isJson: is(column, PgJson) || is(column, PgJsonb),
+    }));
   const records = rows.map((row) => {
     const record: Record<string, unknown> = {};
-    for (const [key, column] of columns) {
+    for (const { key, column, isJson } of columns) {
       const value = (row as Record<string, unknown>)[key];
-      // json_populate_recordset takes a JSON value as it is for a json column, so it is not stringified.
+      // Drizzle writes the default for undefined; json_populate_recordset would write null.
+      if (value === undefined && column.hasDefault) {
+        throw new Error(`insertRows: ${key} is undefined in one row and given in another`);
+      }
       record[column.name] =
-        value === null || value === undefined || is(column, PgJson) || is(column, PgJsonb)
-          ? (value ?? null)
-          : column.mapToDriverValue(value);
+        value === null || value === undefined ? null : isJson ? value : column.mapToDriverValue(value);
     }
     return record;
   });
   const names = sql.join(
-    columns.map(([, column]) => sql.identifier(column.name)),
+    columns.map(({ column }) => sql.identifier(column.name)),
     sql`, `,
   );
   await executor.execute(
