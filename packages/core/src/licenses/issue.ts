@@ -11,7 +11,7 @@ import {
 } from "@licensing/contracts";
 import { recordAudit } from "../audit/record.ts";
 import type { Actor } from "../auth/actor.ts";
-import { generateLicenseKey } from "../crypto/license-key.ts";
+import { generateLicenseKey, generateLicenseKeys } from "../crypto/license-key.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, fail } from "../errors.ts";
 import { runIdempotent } from "../idempotency/idempotency.ts";
@@ -32,13 +32,14 @@ function prepareLicense(
   terms: IssueTerms,
   companyId: string,
   configText: string | null | undefined,
+  licenseKey: string,
 ): NewLicense {
   const config = buildLicenseConfig(deps.configValidators, configText, context.version);
   const now = deps.clock.now();
   // 125 random bits: a collision is not a practical event, so the unique index is the only guard.
   const content = {
     id: randomUUID(),
-    licenseKey: generateLicenseKey(),
+    licenseKey,
     companyId,
     currentVersion: 1,
     config,
@@ -110,7 +111,7 @@ export async function issueLicense(
     await authorizeIssuingCompany(tx, actor, input.companyId);
     const context = await loadIssueContext(tx, input.templateId);
     const terms = resolveIssueTerms(deps, context.template, input);
-    const license = prepareLicense(deps, context, terms, input.companyId, input.config);
+    const license = prepareLicense(deps, context, terms, input.companyId, input.config, generateLicenseKey());
     await storeLicenses(tx, deps, actor, [license]);
     const certificate = await certificateOf(deps, tx, context.key);
     return {
@@ -169,16 +170,18 @@ export async function bulkIssueLicenses(
       tx,
       input.items.flatMap((item) => ("malformed" in item ? [] : [item.companyId])),
     );
+    const licenseKeys = generateLicenseKeys(input.items.length);
     const issued: NewLicense[] = [];
     const results: BulkResult[] = [];
-    for (const item of input.items) {
+    for (const [index, item] of input.items.entries()) {
       if ("malformed" in item) {
         results.push(failedRow(item.companyId, malformedItemError(item)));
         continue;
       }
       try {
         authorizeFoundIssuingCompany(actor, item.companyId, companies.get(item.companyId.toLowerCase()));
-        const license = prepareLicense(deps, context, terms, item.companyId, item.config ?? input.config);
+        const configText = item.config ?? input.config;
+        const license = prepareLicense(deps, context, terms, item.companyId, configText, licenseKeys[index]!);
         issued.push(license);
         results.push({
           companyId: item.companyId,
