@@ -142,9 +142,13 @@ describe("POST /panel/licenses/bulk", () => {
     }));
     items[60] = { companyId: foreign.id };
     items[99] = { companyId: archived.id };
+    // Items with the same config text share its one check, its failure included.
     items[150] = { companyId: company.id, config: '{"limits":{"maxSeats":"x"}}' };
+    items[151] = { companyId: child.id, config: '{"limits":{"maxSeats":"x"}}' };
+    items[152] = { companyId: child.id, config: '{"limits":{"maxSeats":2}}' };
+    items[153] = { companyId: company.id, config: '{"limits":{"maxSeats":2}}' };
     const res = await bulk({ templateId: template.id, items });
-    expect(res.body).toMatchObject({ requested: 200, succeeded: 197, failed: 3 });
+    expect(res.body).toMatchObject({ requested: 200, succeeded: 196, failed: 4 });
     const rows = res.body.results;
     expect(rows[60]).toMatchObject({
       companyId: foreign.id,
@@ -153,12 +157,19 @@ describe("POST /panel/licenses/bulk", () => {
     });
     expect(rows[99]).toMatchObject({ errorCode: "license.company_not_active", licenseId: null });
     expect(rows[150]).toMatchObject({ errorCode: "license.invalid_config", licenseId: null });
+    expect(rows[151]).toEqual({ ...rows[150], companyId: child.id });
+    expect(rows[150]!.errorMessage).toContain("/limits/maxSeats");
+    for (const i of [152, 153]) {
+      const own = await getLicense(rows[i]!.licenseId!);
+      expect(JSON.parse(own.config)).toEqual({ features: [], limits: { maxSeats: 2 } });
+    }
+    expect(JSON.parse((await getLicense(rows[1]!.licenseId!)).config)).toEqual({ features: [], limits: {} });
     // An upper-case UUID names the same company; its row keeps the id as sent.
     expect(rows[0]).toMatchObject({ companyId: child.id.toUpperCase(), errorCode: null });
     expect((await getLicense(rows[0]!.licenseId!)).companyId).toBe(child.id);
-    expect(await licenseCount()).toBe(before.licenses + 197);
-    expect(await count(tables.outboxEvents)).toBe(before.events + 197);
-    expect(await count(tables.auditLog)).toBe(before.audit + 197);
+    expect(await licenseCount()).toBe(before.licenses + 196);
+    expect(await count(tables.outboxEvents)).toBe(before.events + 196);
+    expect(await count(tables.auditLog)).toBe(before.audit + 196);
     const last = await admin.api.licenses.file({ params: { id: rows[199]!.licenseId! } });
     expect((await verifyWithJose(last.body.token, last.body.publicKey)).claims.lid).toBe(
       rows[199]!.licenseId,
@@ -170,9 +181,9 @@ describe("POST /panel/licenses/bulk", () => {
       items: [{ companyId: foreign.id }, { companyId: archived.id }, { companyId: foreign.id }],
     });
     expect(none.body).toMatchObject({ requested: 3, succeeded: 0, failed: 3 });
-    expect(await licenseCount()).toBe(before.licenses + 197);
-    expect(await count(tables.outboxEvents)).toBe(before.events + 197);
-    expect(await count(tables.auditLog)).toBe(before.audit + 197);
+    expect(await licenseCount()).toBe(before.licenses + 196);
+    expect(await count(tables.outboxEvents)).toBe(before.events + 196);
+    expect(await count(tables.auditLog)).toBe(before.audit + 196);
   });
 
   it("fails a malformed item in its own row with a precise error, and issues the others", async () => {

@@ -5,6 +5,7 @@ import {
   type BulkIssueRequest,
   type BulkIssueResponse,
   type IssueLicenseRequest,
+  type LicenseTokenConfig,
   type LicenseIssueResponse,
   type ErrorCode,
   type MalformedBulkItem,
@@ -25,16 +26,15 @@ import { signLicense } from "./sign.ts";
 
 type NewLicense = typeof tables.licenses.$inferInsert & { id: string; expiresAt: Date };
 
-/** Builds and signs one license (not yet stored); the config is checked against the current version. */
+/** Builds and signs one license (not yet stored) with a config built by `buildLicenseConfig`. */
 function prepareLicense(
   deps: Deps,
   context: IssueContext,
   terms: IssueTerms,
   companyId: string,
-  configText: string | null | undefined,
+  config: LicenseTokenConfig,
   licenseKey: string,
 ): NewLicense {
-  const config = buildLicenseConfig(deps.configValidators, configText, context.version);
   const now = deps.clock.now();
   // 125 random bits: a collision is not a practical event, so the unique index is the only guard.
   const content = {
@@ -111,7 +111,8 @@ export async function issueLicense(
     await authorizeIssuingCompany(tx, actor, input.companyId);
     const context = await loadIssueContext(tx, input.templateId);
     const terms = resolveIssueTerms(deps, context.template, input);
-    const license = prepareLicense(deps, context, terms, input.companyId, input.config, generateLicenseKey());
+    const config = buildLicenseConfig(deps.configValidators, input.config, context.version);
+    const license = prepareLicense(deps, context, terms, input.companyId, config, generateLicenseKey());
     await storeLicenses(tx, deps, actor, [license]);
     const certificate = await certificateOf(deps, tx, context.key);
     return {
@@ -171,6 +172,22 @@ export async function bulkIssueLicenses(
       input.items.flatMap((item) => ("malformed" in item ? [] : [item.companyId])),
     );
     const licenseKeys = generateLicenseKeys(input.items.length);
+    // Most items share the batch's config: each distinct text is built and checked once.
+    const configs = new Map<string | null | undefined, LicenseTokenConfig | AppError>();
+    const configFor = (text: string | null | undefined) => {
+      let built = configs.get(text);
+      if (built === undefined) {
+        try {
+          built = buildLicenseConfig(deps.configValidators, text, context.version);
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error;
+          built = error;
+        }
+        configs.set(text, built);
+      }
+      if (built instanceof AppError) throw built;
+      return built;
+    };
     const issued: NewLicense[] = [];
     const results: BulkResult[] = [];
     for (const [index, item] of input.items.entries()) {
@@ -180,8 +197,8 @@ export async function bulkIssueLicenses(
       }
       try {
         authorizeFoundIssuingCompany(actor, item.companyId, companies.get(item.companyId.toLowerCase()));
-        const configText = item.config ?? input.config;
-        const license = prepareLicense(deps, context, terms, item.companyId, configText, licenseKeys[index]!);
+        const config = configFor(item.config ?? input.config);
+        const license = prepareLicense(deps, context, terms, item.companyId, config, licenseKeys[index]!);
         issued.push(license);
         results.push({
           companyId: item.companyId,
