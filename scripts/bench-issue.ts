@@ -29,6 +29,7 @@ Options:
   --bulk-size <n>     items per bulk request, 1..${BULK_MAX_ITEMS} (default ${BULK_MAX_ITEMS})
   --bulk-concurrency <n>  bulk requests in flight at once (default 1)
   --idempotency       send an Idempotency-Key with every request (the key is stored with the result)
+  --only <mode>       run one mode only: single or bulk
   -h, --help          this text
 
 Environment:
@@ -45,6 +46,7 @@ const { values: args } = parseArgs({
     "bulk-size": { type: "string", default: String(BULK_MAX_ITEMS) },
     "bulk-concurrency": { type: "string", default: "1" },
     idempotency: { type: "boolean", default: false },
+    only: { type: "string" },
     help: { type: "boolean", short: "h", default: false },
   },
 });
@@ -56,6 +58,12 @@ const LICENSES = Number(args.licenses);
 const CONCURRENCY = Number(args.concurrency);
 const BULK_SIZE = Number(args["bulk-size"]);
 const BULK_CONCURRENCY = Number(args["bulk-concurrency"]);
+if (args.only !== undefined && args.only !== "single" && args.only !== "bulk") {
+  console.error(`--only takes single or bulk, not ${args.only}`);
+  process.exit(2);
+}
+const RUN_SINGLE = args.only !== "bulk";
+const RUN_BULK = args.only !== "single";
 
 const app = await startBenchApp();
 try {
@@ -90,41 +98,50 @@ try {
   const key = (mode: string, i: number) =>
     args.idempotency ? { headers: { "idempotency-key": `bench-${mode}-${i}` } } : {};
 
-  log(`single: ${formatInt(LICENSES)} × POST /panel/licenses, ${CONCURRENCY} in flight`);
-  const single = await timed(LICENSES, CONCURRENCY, 1, (i) =>
-    operator.api.licenses.issue({ body: { companyId, templateId, config }, ...key("single", i) }),
-  );
+  let single: Timing | undefined;
+  if (RUN_SINGLE) {
+    log(`single: ${formatInt(LICENSES)} × POST /panel/licenses, ${CONCURRENCY} in flight`);
+    single = await timed(LICENSES, CONCURRENCY, 1, (i) =>
+      operator.api.licenses.issue({ body: { companyId, templateId, config }, ...key("single", i) }),
+    );
+  }
 
   const requests = Math.ceil(LICENSES / BULK_SIZE);
-  log(
-    `bulk: ${formatInt(requests)} × POST /panel/licenses/bulk of ${BULK_SIZE}, ${BULK_CONCURRENCY} in flight`,
-  );
-  const bulk = await timed(requests, BULK_CONCURRENCY, BULK_SIZE, async (i) => {
-    const size = Math.min(BULK_SIZE, LICENSES - i * BULK_SIZE);
-    const items = Array.from({ length: size }, () => ({ companyId }));
-    const res = await operator.api.licenses.bulkIssue({
-      body: { templateId, items, config },
-      ...key("bulk", i),
+  let bulk: Timing | undefined;
+  if (RUN_BULK) {
+    log(
+      `bulk: ${formatInt(requests)} × POST /panel/licenses/bulk of ${BULK_SIZE}, ${BULK_CONCURRENCY} in flight`,
+    );
+    bulk = await timed(requests, BULK_CONCURRENCY, BULK_SIZE, async (i) => {
+      const size = Math.min(BULK_SIZE, LICENSES - i * BULK_SIZE);
+      const items = Array.from({ length: size }, () => ({ companyId }));
+      const res = await operator.api.licenses.bulkIssue({
+        body: { templateId, items, config },
+        ...key("bulk", i),
+      });
+      if (res.status === 200 && res.body.succeeded !== size)
+        throw new Error(`bulk ${i}: ${res.text.slice(0, 300)}`);
+      return res;
     });
-    if (res.status === 200 && res.body.succeeded !== size)
-      throw new Error(`bulk ${i}: ${res.text.slice(0, 300)}`);
-    return res;
-  });
+  }
 
   const [stored] = await rows<{ n: number }>(app.database.db, sql`SELECT count(*)::int AS n FROM licenses`);
   const count = stored!.n;
-  if (count !== 2 * LICENSES) throw new Error(`expected ${2 * LICENSES} licenses stored, found ${count}`);
+  const expected = (RUN_SINGLE ? LICENSES : 0) + (RUN_BULK ? LICENSES : 0);
+  if (count !== expected) throw new Error(`expected ${expected} licenses stored, found ${count}`);
 
   console.log(`\n${formatInt(LICENSES)} licenses per mode, ${formatInt(count)} stored`);
-  console.log("| Mode | Requests | In flight | Seconds | Licenses/s | Request p50 ms | p95 ms | p99 ms |");
-  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+  console.log(
+    "| Mode | Requests | In flight | Seconds | Licenses/s | Request p50 ms | p95 ms | p99 ms | CPU ms/license |",
+  );
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
   const row = (mode: string, r: Timing, inFlight: number) =>
     console.log(
       `| ${mode} | ${formatInt(r.requests)} | ${inFlight} | ${r.seconds.toFixed(2)} | ${formatInt(LICENSES / r.seconds)} | ` +
-        `${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} |`,
+        `${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.cpuPerLicense.toFixed(3)} |`,
     );
-  row("single (POST /licenses)", single, CONCURRENCY);
-  row(`bulk of ${BULK_SIZE} (POST /licenses/bulk)`, bulk, BULK_CONCURRENCY);
+  if (single) row("single (POST /licenses)", single, CONCURRENCY);
+  if (bulk) row(`bulk of ${BULK_SIZE} (POST /licenses/bulk)`, bulk, BULK_CONCURRENCY);
 } finally {
   await app.close();
 }
@@ -135,6 +152,8 @@ interface Timing {
   p50: number;
   p95: number;
   p99: number;
+  /** CPU time of this process (client and server) per license, ms: steadier than the rate on a loaded machine. */
+  cpuPerLicense: number;
 }
 
 /**
@@ -151,6 +170,7 @@ async function timed(
   let next = 0;
   let done = 0;
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   const report = () => {
     const issued = Math.min(LICENSES, done * perRequest);
     const rate = issued / ((performance.now() - started) / 1000);
@@ -177,8 +197,10 @@ async function timed(
   }
   report();
   if (process.stderr.isTTY) log("");
+  const cpu = process.cpuUsage(cpuBefore);
   latencies.sort((a, b) => a - b);
   return {
+    cpuPerLicense: (cpu.user + cpu.system) / 1000 / LICENSES,
     requests,
     seconds: (performance.now() - started) / 1000,
     p50: percentile(latencies, 50),

@@ -8,6 +8,7 @@ export {
   type Tx,
 } from "./database.ts";
 export * as tables from "./schema/index.ts";
+export { insertRows } from "./insert-rows.ts";
 export { encodeComponents } from "./schema/activations.ts";
 export type {
   ActivationRow,

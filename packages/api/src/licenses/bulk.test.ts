@@ -125,6 +125,67 @@ describe("POST /panel/licenses/bulk", () => {
     );
   });
 
+  it("looks the items' companies up together: failures deep in a full bulk stay in their rows", async () => {
+    const child = await seedCompany(app, { parent: company });
+    const foreign = await seedCompany(app);
+    const archived = await seedCompany(app, { parent: company });
+    await archiveSeededCompany(app, archived);
+    const count = async (table: typeof tables.outboxEvents | typeof tables.auditLog) =>
+      (await app.database.db.select().from(table)).length;
+    const before = {
+      licenses: await licenseCount(),
+      events: await count(tables.outboxEvents),
+      audit: await count(tables.auditLog),
+    };
+    const items: { companyId: string; config?: string }[] = Array.from({ length: 200 }, (_, i) => ({
+      companyId: i % 2 ? company.id : child.id.toUpperCase(),
+    }));
+    items[60] = { companyId: foreign.id };
+    items[99] = { companyId: archived.id };
+    // Items with the same config text share its one check, its failure included.
+    items[150] = { companyId: company.id, config: '{"limits":{"maxSeats":"x"}}' };
+    items[151] = { companyId: child.id, config: '{"limits":{"maxSeats":"x"}}' };
+    items[152] = { companyId: child.id, config: '{"limits":{"maxSeats":2}}' };
+    items[153] = { companyId: company.id, config: '{"limits":{"maxSeats":2}}' };
+    const res = await bulk({ templateId: template.id, items });
+    expect(res.body).toMatchObject({ requested: 200, succeeded: 196, failed: 4 });
+    const rows = res.body.results;
+    expect(rows[60]).toMatchObject({
+      companyId: foreign.id,
+      errorCode: "company.not_found",
+      licenseId: null,
+    });
+    expect(rows[99]).toMatchObject({ errorCode: "license.company_not_active", licenseId: null });
+    expect(rows[150]).toMatchObject({ errorCode: "license.invalid_config", licenseId: null });
+    expect(rows[151]).toEqual({ ...rows[150], companyId: child.id });
+    expect(rows[150]!.errorMessage).toContain("/limits/maxSeats");
+    for (const i of [152, 153]) {
+      const own = await getLicense(rows[i]!.licenseId!);
+      expect(JSON.parse(own.config)).toEqual({ features: [], limits: { maxSeats: 2 } });
+    }
+    expect(JSON.parse((await getLicense(rows[1]!.licenseId!)).config)).toEqual({ features: [], limits: {} });
+    // An upper-case UUID names the same company; its row keeps the id as sent.
+    expect(rows[0]).toMatchObject({ companyId: child.id.toUpperCase(), errorCode: null });
+    expect((await getLicense(rows[0]!.licenseId!)).companyId).toBe(child.id);
+    expect(await licenseCount()).toBe(before.licenses + 196);
+    expect(await count(tables.outboxEvents)).toBe(before.events + 196);
+    expect(await count(tables.auditLog)).toBe(before.audit + 196);
+    const last = await admin.api.licenses.file({ params: { id: rows[199]!.licenseId! } });
+    expect((await verifyWithJose(last.body.token, last.body.publicKey)).claims.lid).toBe(
+      rows[199]!.licenseId,
+    );
+
+    // Every item failing writes nothing at all.
+    const none = await bulk({
+      templateId: template.id,
+      items: [{ companyId: foreign.id }, { companyId: archived.id }, { companyId: foreign.id }],
+    });
+    expect(none.body).toMatchObject({ requested: 3, succeeded: 0, failed: 3 });
+    expect(await licenseCount()).toBe(before.licenses + 196);
+    expect(await count(tables.outboxEvents)).toBe(before.events + 196);
+    expect(await count(tables.auditLog)).toBe(before.audit + 196);
+  });
+
   it("fails a malformed item in its own row with a precise error, and issues the others", async () => {
     const child = await seedCompany(app, { parent: company });
     const events = async () => await app.database.db.select().from(tables.outboxEvents);

@@ -1,4 +1,4 @@
-import { tables, type Executor } from "@licensing/db";
+import { insertRows, tables, type Executor } from "@licensing/db";
 import type { Clock } from "../clock.ts";
 import type { RequestInfo } from "../deps.ts";
 
@@ -30,7 +30,9 @@ export async function recordAudit(
 ) {
   if (entries.length === 0) return;
   const occurredAt = clock.now();
-  await executor.insert(tables.auditLog).values(
+  await insertRows(
+    executor,
+    tables.auditLog,
     entries.map((entry) => ({
       action: entry.action,
       actorEmail: actor.email,

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { generateLicenseKey, isLicenseKey, LICENSE_KEY_PATTERN, normalizeLicenseKey } from "./license-key.ts";
+import {
+  generateLicenseKey,
+  generateLicenseKeys,
+  isLicenseKey,
+  LICENSE_KEY_PATTERN,
+  normalizeLicenseKey,
+} from "./license-key.ts";
 
 describe("generateLicenseKey", () => {
   it("writes SVC- and five groups of five Crockford base32 characters", () => {
@@ -19,6 +25,18 @@ describe("generateLicenseKey", () => {
     const seen = new Set(keys.join("").replace(/^SVC|-|SVC/g, ""));
     expect(seen.size).toBe(32);
     // Every position varies (no constant leading or trailing bits).
+    for (let position = 4; position < 33; position++) {
+      if (position % 6 === 3) continue;
+      expect(new Set(keys.map((k) => k[position])).size, `position ${position}`).toBe(32);
+    }
+  });
+
+  it("draws a bulk's keys at once, each from its own 16 bytes", () => {
+    const batches = Array.from({ length: 100 }, () => generateLicenseKeys(200));
+    const keys = batches.flat();
+    expect(keys).toHaveLength(20_000);
+    expect(keys.every(isLicenseKey)).toBe(true);
+    expect(new Set(keys).size).toBe(keys.length);
     for (let position = 4; position < 33; position++) {
       if (position % 6 === 3) continue;
       expect(new Set(keys.map((k) => k[position])).size, `position ${position}`).toBe(32);

@@ -1,43 +1,45 @@
 import { randomUUID } from "node:crypto";
-import { tables, type Tx } from "@licensing/db";
+import { insertRows, tables, type Tx } from "@licensing/db";
 import {
   BULK_MAX_ITEMS,
   type BulkIssueRequest,
   type BulkIssueResponse,
   type IssueLicenseRequest,
+  type LicenseTokenConfig,
   type LicenseIssueResponse,
   type ErrorCode,
   type MalformedBulkItem,
 } from "@licensing/contracts";
 import { recordAudit } from "../audit/record.ts";
 import type { Actor } from "../auth/actor.ts";
-import { generateLicenseKey } from "../crypto/license-key.ts";
+import { generateLicenseKey, generateLicenseKeys } from "../crypto/license-key.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, fail } from "../errors.ts";
 import { runIdempotent } from "../idempotency/idempotency.ts";
 import { publishEvents } from "../outbox/publish.ts";
+import { findCompanies } from "../policy/index.ts";
 import { certificateOf } from "../templates/key-chain.ts";
 import { buildLicenseConfig } from "./config.ts";
 import { loadIssueContext, resolveIssueTerms, type IssueContext, type IssueTerms } from "./issue-terms.ts";
-import { authorizeIssuingCompany } from "./load.ts";
+import { authorizeFoundIssuingCompany, authorizeIssuingCompany } from "./load.ts";
 import { signLicense } from "./sign.ts";
 
 type NewLicense = typeof tables.licenses.$inferInsert & { id: string; expiresAt: Date };
 
-/** Builds and signs one license (not yet stored); the config is checked against the current version. */
+/** Builds and signs one license (not yet stored) with a config built by `buildLicenseConfig`. */
 function prepareLicense(
   deps: Deps,
   context: IssueContext,
   terms: IssueTerms,
   companyId: string,
-  configText: string | null | undefined,
+  config: LicenseTokenConfig,
+  licenseKey: string,
 ): NewLicense {
-  const config = buildLicenseConfig(deps.configValidators, configText, context.version);
   const now = deps.clock.now();
   // 125 random bits: a collision is not a practical event, so the unique index is the only guard.
   const content = {
     id: randomUUID(),
-    licenseKey: generateLicenseKey(),
+    licenseKey,
     companyId,
     currentVersion: 1,
     config,
@@ -64,7 +66,7 @@ function prepareLicense(
 /** Stores licenses with their license.issued events and audit rows, in the caller's transaction. */
 async function storeLicenses(tx: Tx, deps: Deps, actor: Actor, licenses: NewLicense[]) {
   if (licenses.length === 0) return;
-  await tx.insert(tables.licenses).values(licenses);
+  await insertRows(tx, tables.licenses, licenses);
   await publishEvents(
     tx,
     deps.clock,
@@ -109,7 +111,8 @@ export async function issueLicense(
     await authorizeIssuingCompany(tx, actor, input.companyId);
     const context = await loadIssueContext(tx, input.templateId);
     const terms = resolveIssueTerms(deps, context.template, input);
-    const license = prepareLicense(deps, context, terms, input.companyId, input.config);
+    const config = buildLicenseConfig(deps.configValidators, input.config, context.version);
+    const license = prepareLicense(deps, context, terms, input.companyId, config, generateLicenseKey());
     await storeLicenses(tx, deps, actor, [license]);
     const certificate = await certificateOf(deps, tx, context.key);
     return {
@@ -164,16 +167,38 @@ export async function bulkIssueLicenses(
   return runIdempotent(deps, actor, request, 200, async (tx) => {
     const context = await loadIssueContext(tx, input.templateId);
     const terms = resolveIssueTerms(deps, context.template, input);
+    const companies = await findCompanies(
+      tx,
+      input.items.flatMap((item) => ("malformed" in item ? [] : [item.companyId])),
+    );
+    const licenseKeys = generateLicenseKeys(input.items.length);
+    // Most items share the batch's config: each distinct text is built and checked once.
+    const configs = new Map<string | null | undefined, LicenseTokenConfig | AppError>();
+    const configFor = (text: string | null | undefined) => {
+      let built = configs.get(text);
+      if (built === undefined) {
+        try {
+          built = buildLicenseConfig(deps.configValidators, text, context.version);
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error;
+          built = error;
+        }
+        configs.set(text, built);
+      }
+      if (built instanceof AppError) throw built;
+      return built;
+    };
     const issued: NewLicense[] = [];
     const results: BulkResult[] = [];
-    for (const item of input.items) {
+    for (const [index, item] of input.items.entries()) {
       if ("malformed" in item) {
         results.push(failedRow(item.companyId, malformedItemError(item)));
         continue;
       }
       try {
-        await authorizeIssuingCompany(tx, actor, item.companyId);
-        const license = prepareLicense(deps, context, terms, item.companyId, item.config ?? input.config);
+        authorizeFoundIssuingCompany(actor, item.companyId, companies.get(item.companyId.toLowerCase()));
+        const config = configFor(item.config ?? input.config);
+        const license = prepareLicense(deps, context, terms, item.companyId, config, licenseKeys[index]!);
         issued.push(license);
         results.push({
           companyId: item.companyId,

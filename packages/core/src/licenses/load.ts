@@ -2,7 +2,12 @@ import { eq } from "drizzle-orm";
 import { tables, type CompanyRow, type Executor, type LicenseRow } from "@licensing/db";
 import type { Actor } from "../auth/actor.ts";
 import { fail } from "../errors.ts";
-import { authorizeCompany, authorizeThroughCompany, findCompany, type MinimumRole } from "../policy/index.ts";
+import {
+  authorizeFoundCompany,
+  authorizeThroughCompany,
+  findCompany,
+  type MinimumRole,
+} from "../policy/index.ts";
 
 /**
  * A license the actor may act on with at least `minimum` on its company. Unknown, or outside the
@@ -29,9 +34,18 @@ export async function loadLicense(
 
 /** A company that may receive a license: visible with Admin, and not archived. */
 export async function authorizeIssuingCompany(executor: Executor, actor: Actor, companyId: string) {
-  const company = await authorizeCompany(executor, actor, companyId, "admin");
-  if (company.status !== "Active") {
+  return authorizeFoundIssuingCompany(actor, companyId, await findCompany(executor, companyId));
+}
+
+/** `authorizeIssuingCompany` on a company already looked up (bulk issue looks them all up at once). */
+export function authorizeFoundIssuingCompany(
+  actor: Actor,
+  companyId: string,
+  company: CompanyRow | undefined,
+): CompanyRow {
+  const found = authorizeFoundCompany(actor, companyId, company, "admin");
+  if (found.status !== "Active") {
     fail("license.company_not_active", `Company ${companyId} is archived; licenses cannot be issued to it`);
   }
-  return company;
+  return found;
 }

@@ -1,4 +1,4 @@
-import { tables, type Executor } from "@licensing/db";
+import { insertRows, tables, type Executor } from "@licensing/db";
 import type { DomainEvent } from "@licensing/contracts";
 import type { Clock } from "../clock.ts";
 
@@ -10,7 +10,9 @@ import type { Clock } from "../clock.ts";
 export async function publishEvents(executor: Executor, clock: Clock, events: DomainEvent[]) {
   if (events.length === 0) return;
   const occurredAt = clock.now();
-  await executor
-    .insert(tables.outboxEvents)
-    .values(events.map((e) => ({ eventType: e.type, data: e.data, occurredAt })));
+  await insertRows(
+    executor,
+    tables.outboxEvents,
+    events.map((e) => ({ eventType: e.type, data: e.data, occurredAt })),
+  );
 }

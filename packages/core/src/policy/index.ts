@@ -9,7 +9,7 @@
  *   existence is not revealed; a `companyId=` filter outside it is `auth.company_out_of_scope` (403).
  */
 import type { CompanyRole, ErrorCode } from "@licensing/contracts";
-import { eq, like, type AnyColumn, type SQL } from "drizzle-orm";
+import { eq, inArray, like, type AnyColumn, type SQL } from "drizzle-orm";
 import { tables, type CompanyRow, type Executor } from "@licensing/db";
 import type { Actor } from "../auth/actor.ts";
 import { fail } from "../errors.ts";
@@ -59,6 +59,20 @@ export async function findCompany(executor: Executor, companyId: string): Promis
 }
 
 /**
+ * Companies by id in one query, keyed by the id as stored (lower case); an unknown id has no entry. For
+ * operations that authorize many companies at once (bulk issue): look one up with `.get(id.toLowerCase())`.
+ */
+export async function findCompanies(
+  executor: Executor,
+  companyIds: readonly string[],
+): Promise<Map<string, CompanyRow>> {
+  const ids = [...new Set(companyIds.map((id) => id.toLowerCase()))];
+  if (ids.length === 0) return new Map();
+  const companies = await executor.select().from(tables.companies).where(inArray(tables.companies.id, ids));
+  return new Map(companies.map((c) => [c.id, c]));
+}
+
+/**
  * The rule for anything reached through its company (the company itself, a license, a user, an API
  * token): unknown, or under a company outside the actor's visible subtree, is `notFound` (404, so its
  * existence is not revealed); visible with a role below `minimum` is `auth.forbidden` (403).
@@ -90,7 +104,23 @@ export async function authorizeCompany(
   minimum: MinimumRole,
   notFoundCode: ErrorCode = "company.not_found",
 ): Promise<CompanyRow> {
-  const company = await findCompany(executor, companyId);
+  return authorizeFoundCompany(
+    actor,
+    companyId,
+    await findCompany(executor, companyId),
+    minimum,
+    notFoundCode,
+  );
+}
+
+/** `authorizeCompany` on a company already looked up (`undefined`: there is none with that id). */
+export function authorizeFoundCompany(
+  actor: Actor,
+  companyId: string,
+  company: CompanyRow | undefined,
+  minimum: MinimumRole,
+  notFoundCode: ErrorCode = "company.not_found",
+): CompanyRow {
   authorizeThroughCompany(actor, company, minimum, {
     notFound: [notFoundCode, `No ${notFoundCode.split(".")[0]} with id ${companyId} is visible to you`],
     forbidden: `This operation needs the ${minimum} role on company ${companyId}`,
