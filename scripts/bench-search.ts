@@ -98,22 +98,46 @@ try {
   );
 
   const deep = "page=200"; // offset 9,950 at the default 50 per page
+  /** `query` with `after=` the cursor where page `page` starts: the page before's `nextCursor`. */
+  const cursorAt = async (client: TestClient, query: string, page: number) => {
+    const before = await client.get<LicensePage>(
+      `/api/v1/panel/licenses?${query}${query ? "&" : ""}page=${page - 1}`,
+    );
+    expectStatus(before, 200, `cursor for ${query} page ${page}`);
+    return `${query}${query ? "&" : ""}after=${before.body.nextCursor!}`;
+  };
   const teamWord = divisionTeam.name.split(" ").at(-1)!; // e.g. "East": six companies under every division
   const cases: Array<[name: string, client: TestClient, query: string]> = [
     ["operator: no filter", app.operator, ""],
     ["operator: no filter, deep page", app.operator, deep],
+    ["operator: no filter, deep cursor", app.operator, await cursorAt(app.operator, "", 200)],
     ["operator: no filter, pageSize=200", app.operator, "pageSize=200"],
     ["operator: companyId (largest)", app.operator, `companyId=${bigCompany.id}`],
     ["operator: companyId (largest), deep page", app.operator, `companyId=${bigCompany.id}&${deep}`],
+    [
+      "operator: companyId (largest), deep cursor",
+      app.operator,
+      await cursorAt(app.operator, `companyId=${bigCompany.id}`, 200),
+    ],
     ["operator: companyId (smallest)", app.operator, `companyId=${smallCompany.id}`],
     ["operator: templateId (best seller)", app.operator, `templateId=${topTemplate.id}`],
     ["operator: templateId (rare)", app.operator, `templateId=${rareTemplate.id}`],
     ["operator: templateId (rare), deep page", app.operator, `templateId=${rareTemplate.id}&${deep}`],
+    [
+      "operator: templateId (rare), deep cursor",
+      app.operator,
+      await cursorAt(app.operator, `templateId=${rareTemplate.id}`, 200),
+    ],
     ["operator: status=Active", app.operator, "status=Active"],
     ["operator: status=Suspended", app.operator, "status=Suspended"],
     ["operator: status=Revoked", app.operator, "status=Revoked"],
     ["operator: status=Expired", app.operator, "status=Expired"],
     ["operator: status=Expired, deep page", app.operator, `status=Expired&${deep}`],
+    [
+      "operator: status=Expired, deep cursor",
+      app.operator,
+      await cursorAt(app.operator, "status=Expired", 200),
+    ],
     ["operator: search full key", app.operator, `search=${fullKey}`],
     ["operator: search key prefix (8 chars)", app.operator, `search=${fullKey.slice(0, 8).toLowerCase()}`],
     ["operator: search key prefix (5 chars)", app.operator, `search=${fullKey.slice(0, 5)}`],
@@ -130,10 +154,12 @@ try {
     ["operator: search name (many) + status=Suspended", app.operator, `search=${teamWord}&status=Suspended`],
     ["admin: no filter", admin, ""],
     ["admin: no filter, deep page", admin, deep],
+    ["admin: no filter, deep cursor", admin, await cursorAt(admin, "", 200)],
     ["admin: companyId (team)", admin, `companyId=${divisionTeam.id}`],
     ["admin: templateId (rare)", admin, `templateId=${rareTemplate.id}`],
     ["admin: status=Suspended", admin, "status=Suspended"],
     ["admin: status=Expired, deep page", admin, `status=Expired&page=20`],
+    ["admin: status=Expired, deep cursor", admin, await cursorAt(admin, "status=Expired", 20)],
     ["admin: search full key", admin, `search=${fullKey}`],
     ["admin: search key prefix (5 chars)", admin, `search=${fullKey.slice(0, 5)}`],
     ["admin: search company name", admin, `search=${encodeURIComponent(divisionTeam.name)}`],

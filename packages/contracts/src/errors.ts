@@ -84,6 +84,8 @@ export const errorCatalogue = {
   "license.not_found": "NotFound",
   "license.company_not_active": "Validation",
   "license.invalid_status": "Validation",
+  "license.invalid_cursor": "Validation",
+  "license.cursor_with_page": "Validation",
   "license.bulk_too_large": "Validation",
   "license.bulk_empty": "Validation",
   "license.invalid_config": "Validation",

@@ -21,6 +21,35 @@ export type LicenseStatus = z.infer<typeof LicenseStatus>;
 export const BULK_MAX_ITEMS = 200;
 export const LICENSE_PAGE_SIZE = { default: 50, max: 200 } as const;
 
+/**
+ * Paging of the license lists (decision 0058): `page` (from the start, with OFFSET) or `after` (keyset: the
+ * `nextCursor` of the page before), never both. `page` has no schema default so that the two can be told
+ * apart; absent, it is 1, as its documented default says.
+ */
+export const licensePaging = {
+  page: z.coerce.number().int().min(1).max(1_000_000).optional().meta({ default: 1 }),
+  pageSize: z.coerce.number().int().min(1).max(LICENSE_PAGE_SIZE.max).default(LICENSE_PAGE_SIZE.default),
+  after: z
+    .string()
+    .max(200)
+    .optional()
+    .meta({
+      description:
+        "The `nextCursor` of the previous page: the page that follows it, read from where that one ended whatever its depth. Not with `page`.",
+      examples: ["MjAyNi0xMS0yNlQwOTozMDowMC4wMDAwMDBafDBmOGZhZDViLWQ5Y2ItNDY5Zi1hMTY1LTcwODY3NzI4OTUwZQ"],
+    }),
+};
+
+/** What a page of a license list says about its place in the list, beside `items` and the total. */
+export const licensePageFields = {
+  page: z
+    .int()
+    .nullable()
+    .meta({ description: "The page number asked for; null for a page asked by `after`" }),
+  pageSize: z.int(),
+  nextCursor: z.string().nullable().meta({ description: "`after` for the next page; null on the last page" }),
+};
+
 const configDescription = `JSON object with features (string array) and limits (object); at most ${MAX_CONFIG_JSON_LENGTH} characters, nested at most ${MAX_JSON_DEPTH} levels`;
 const ConfigJson = z
   .string()
@@ -256,13 +285,12 @@ export const LicenseSearchQuery = z.object({
     .max(200)
     .optional()
     .meta({ description: "License key (or its prefix) or company name", examples: ["SVC-5CYM9"] }),
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(LICENSE_PAGE_SIZE.max).default(LICENSE_PAGE_SIZE.default),
+  ...licensePaging,
 });
 export type LicenseSearchQuery = z.infer<typeof LicenseSearchQuery>;
 
 export const LicensePage = z
-  .object({ items: z.array(LicenseResponse), ...estimableTotal, page: z.int(), pageSize: z.int() })
+  .object({ items: z.array(LicenseResponse), ...estimableTotal, ...licensePageFields })
   .meta({ id: "LicensePage" });
 export type LicensePage = z.infer<typeof LicensePage>;
 

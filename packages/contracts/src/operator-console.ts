@@ -2,7 +2,7 @@ import { z } from "zod";
 import { estimableTotal, Timestamp, Uuid } from "./common.ts";
 import { example } from "./examples.ts";
 import { CompanyStatus } from "./companies.ts";
-import { LICENSE_PAGE_SIZE, LicenseStatus } from "./licenses.ts";
+import { LICENSE_PAGE_SIZE, LicenseStatus, licensePageFields, licensePaging } from "./licenses.ts";
 
 const count = z.int().min(0);
 const paging = {
@@ -76,7 +76,7 @@ export const OperatorLicenseQuery = z.object({
   templateId: Uuid.optional(),
   companyId: Uuid.optional().meta({ description: "Licenses of this company (not of its children)" }),
   trial: z.union([z.boolean(), Trial]).optional(),
-  ...paging,
+  ...licensePaging,
 });
 export type OperatorLicenseQuery = z.infer<typeof OperatorLicenseQuery>;
 
@@ -99,6 +99,6 @@ export const OperatorLicenseResponse = z
 export type OperatorLicenseResponse = z.infer<typeof OperatorLicenseResponse>;
 
 export const OperatorLicensePage = z
-  .object({ items: z.array(OperatorLicenseResponse), ...estimableTotal, page: z.int(), pageSize: z.int() })
+  .object({ items: z.array(OperatorLicenseResponse), ...estimableTotal, ...licensePageFields })
   .meta({ id: "OperatorLicensePage" });
 export type OperatorLicensePage = z.infer<typeof OperatorLicensePage>;

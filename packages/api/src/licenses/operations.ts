@@ -27,12 +27,17 @@ export const licenseOperations = {
     path: base,
     summary: "Search licenses (newest first, paged)",
     description:
-      "Licenses the caller can see, newest first and paged; filters by company, template, status and `search` (a license key or its prefix, or part of a company name) combine. `total` is exact up to 1,000 matches and an estimate beyond, as `totalIsEstimate` says. Any authenticated caller, within its visible companies (operators: all); it changes nothing.",
+      "Licenses the caller can see, newest first and paged; filters by company, template, status and `search` (a license key or its prefix, or part of a company name) combine. `total` is exact up to 1,000 matches and an estimate beyond, as `totalIsEstimate` says. Pages are asked by number (`page`) or, at any depth at the same cost, by `after`: the `nextCursor` of the page before (null on the last page). Any authenticated caller, within its visible companies (operators: all); it changes nothing.",
     tags,
     auth: "authenticated",
     query: LicenseSearchQuery,
     response: LicensePage,
-    errors: ["license.invalid_status", "auth.company_out_of_scope"],
+    errors: [
+      "license.invalid_status",
+      "license.invalid_cursor",
+      "license.cursor_with_page",
+      "auth.company_out_of_scope",
+    ],
     handler: ({ deps, actor, input }) => licenses.searchLicenses(deps, actor, input),
   }),
   issue: operation({

@@ -75,6 +75,9 @@ export const errorExampleMessages: Record<ErrorCode, string> = {
   "license.company_not_active":
     "Company 7c9e6679-7425-40de-944b-e07fc1f90ae7 is archived; licenses cannot be issued to it",
   "license.invalid_status": 'Unknown status "Paused"; use one of Active, Suspended, Revoked, Expired',
+  "license.invalid_cursor": "after is not a cursor of this list; pass a nextCursor as it was returned",
+  "license.cursor_with_page":
+    "Use page or after, not both: after continues from a cursor, page counts from the start",
   "license.bulk_too_large": "At most 200 items per request; got 250",
   "license.bulk_empty": "items is empty: nothing to issue",
   "license.invalid_config": "config.features must be an array of strings",

@@ -48,12 +48,18 @@ export const operatorOperations = {
     path: "/panel/operator/licenses",
     summary: "Every license, newest first",
     description:
-      "Every license of the platform, newest first and paged, with its company's name and its template's product code; filters by status, template, company (that company's own licenses) and trial. `total` is exact up to 1,000 matches and an estimate beyond, as `totalIsEstimate` says. Operators only; it changes nothing.",
+      "Every license of the platform, newest first and paged, with its company's name and its template's product code; filters by status, template, company (that company's own licenses) and trial. `total` is exact up to 1,000 matches and an estimate beyond, as `totalIsEstimate` says. Pages are asked by `page` or by `after` (the `nextCursor` of the page before), as on `GET /panel/licenses`. Operators only; it changes nothing.",
     tags,
     auth: "authenticated",
     query: OperatorLicenseQuery,
     response: OperatorLicensePage,
-    errors: ["auth.operator_required", "license.invalid_status", "company.not_found"],
+    errors: [
+      "auth.operator_required",
+      "license.invalid_status",
+      "license.invalid_cursor",
+      "license.cursor_with_page",
+      "company.not_found",
+    ],
     handler: ({ deps, actor, input }) => operators.listAllLicenses(deps, actor, input),
   }),
   users: {

@@ -18,7 +18,7 @@ import {
 } from "../policy/index.ts";
 import { liveCondition, pastExpiryCondition } from "./live.ts";
 import { toLicenseResponses } from "./mappers.ts";
-import { licensePage } from "./page.ts";
+import { licensePage, readPaging } from "./page.ts";
 
 const l = tables.licenses;
 const c = tables.companies;
@@ -87,12 +87,13 @@ export async function searchLicenses(
   query: LicenseSearchQuery,
 ): Promise<LicensePage> {
   const now = deps.clock.now();
+  const { page } = readPaging(query);
   const status = query.status === undefined ? undefined : parseStatus(query.status);
   if (query.companyId) await assertCompanyFilterInScope(deps.reads, actor, query.companyId);
   const scope = await visibleCompanyScope(deps.reads, actor);
   const search = query.search ? await searchCondition(deps, scope, query.search) : undefined;
-  const empty = { items: [], total: 0, totalIsEstimate: false, page: query.page, pageSize: query.pageSize };
-  if (search === null) return empty;
+  const empty = { items: [], total: 0, totalIsEstimate: false, pageSize: query.pageSize, nextCursor: null };
+  if (search === null) return { ...empty, page };
   const where = and(
     // A companyId filter has been checked against the scope already.
     query.companyId ? eq(l.companyId, query.companyId) : await scopeCondition(deps, scope),
@@ -100,16 +101,10 @@ export async function searchLicenses(
     status ? statusCondition(status, now) : undefined,
     search,
   );
-  const { rows, total, totalIsEstimate } = await licensePage(
-    deps,
-    where,
-    query,
-    deps.reads.select().from(l).$dynamic(),
-  );
+  const { rows, ...place } = await licensePage(deps, where, query, deps.reads.select().from(l).$dynamic());
   return {
     ...empty,
+    ...place,
     items: await toLicenseResponses(deps.reads, rows, now),
-    total,
-    totalIsEstimate,
   };
 }

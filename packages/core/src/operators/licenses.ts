@@ -30,7 +30,7 @@ export async function listAllLicenses(
     status ? statusCondition(status, now) : undefined,
     query.trial === undefined ? undefined : eq(l.isTrial, query.trial),
   );
-  const { rows, total, totalIsEstimate } = await licensePage(
+  const { rows, ...place } = await licensePage(
     deps,
     where,
     query,
@@ -60,9 +60,7 @@ export async function listAllLicenses(
       activatedAt: license.activatedAt?.toISOString() ?? null,
       revokedAt: license.revokedAt?.toISOString() ?? null,
     })),
-    total,
-    totalIsEstimate,
-    page: query.page,
+    ...place,
     pageSize: query.pageSize,
   };
 }
