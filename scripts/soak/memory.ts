@@ -1,0 +1,72 @@
+import { readFileSync } from "node:fs";
+import type { Instance } from "../../apps/server/src/testing/instances.ts";
+import type { Check } from "./invariants.ts";
+
+export interface RssSample {
+  at: number;
+  process: string;
+  pid: number;
+  mib: number;
+}
+
+/** Resident set size of a process from /proc (Linux), in MiB; undefined when it is gone. */
+function rssMiB(pid: number): number | undefined {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return match ? Number(match[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Samples the RSS of every instance's current process and of this load generator. */
+export function startRssSampler(instances: Instance[], everyMs: number, elapsed: () => number) {
+  const samples: RssSample[] = [];
+  const sample = () => {
+    const at = elapsed();
+    for (const instance of instances) {
+      const pid = instance.pid();
+      const mib = pid === undefined ? undefined : rssMiB(pid);
+      if (pid !== undefined && mib !== undefined) samples.push({ at, process: instance.name, pid, mib });
+    }
+    samples.push({ at, process: "load", pid: process.pid, mib: process.memoryUsage().rss / 2 ** 20 });
+  };
+  sample();
+  const timer = setInterval(sample, everyMs);
+  return { samples, stop: () => clearInterval(timer) };
+}
+
+/**
+ * Memory flat: for each server process, its RSS at the end (mean of the last three samples) against its RSS
+ * once warm (mean of the first three samples from `warmSeconds` after the run's start, or after the process's
+ * own start for a restarted one), growth under `limit`. A process with fewer than six samples after warming
+ * up is reported, not judged.
+ */
+export function memoryCheck(samples: RssSample[], warmSeconds: number, limit: number): Check {
+  const parts: string[] = [];
+  let ok = true;
+  const pids = [...new Set(samples.filter((s) => s.process !== "load").map((s) => `${s.process}:${s.pid}`))];
+  for (const key of pids) {
+    const own = samples.filter((s) => `${s.process}:${s.pid}` === key);
+    const from = Math.max(warmSeconds, own[0]!.at + (own[0]!.at > 1 ? warmSeconds : 0));
+    const warm = own.filter((s) => s.at >= from);
+    const [name, pid] = key.split(":");
+    if (warm.length < 6) {
+      parts.push(`${name} (pid ${pid}): ${warm.length} samples after ${from.toFixed(0)} s, too few to judge`);
+      continue;
+    }
+    const mean = (list: RssSample[]) => list.reduce((sum, s) => sum + s.mib, 0) / list.length;
+    const start = mean(warm.slice(0, 3));
+    const end = mean(warm.slice(-3));
+    const growth = end / start - 1;
+    if (growth >= limit) ok = false;
+    parts.push(
+      `${name} (pid ${pid}): ${start.toFixed(0)} → ${end.toFixed(0)} MiB from ${from.toFixed(0)} s (${growth >= 0 ? "+" : ""}${(growth * 100).toFixed(1)} %)`,
+    );
+  }
+  return {
+    name: `memory flat after ${warmSeconds} s (growth < ${limit * 100} %)`,
+    ok,
+    detail: parts.join("; "),
+  };
+}
