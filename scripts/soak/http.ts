@@ -18,7 +18,10 @@ const TIMEOUT_MS = 15_000;
  * instance, as the SDKs behind one NAT would not, but as a load balancer's upstream pool does.
  */
 export function httpClient(maxSockets: number) {
-  const agent = new Agent({ keepAlive: true, maxSockets });
+  // An idle socket is let go after 4 s, before the server's keep-alive timeout (Node's default, 5 s) closes
+  // it: as a load balancer's upstream idle timeout must be shorter than its backends', or a request sent on a
+  // socket the server is closing at that moment is reset (ECONNRESET outside any fault, seen in the soak).
+  const agent = new Agent({ keepAlive: true, maxSockets, timeout: 4000 });
 
   function send(base: string, path: string, payload: unknown, headers: Record<string, string> = {}) {
     const body = JSON.stringify(payload);
