@@ -17,6 +17,8 @@ export interface Ledger {
 
 interface Machine {
   license: LicenseRef;
+  /** Whether it has had its first turn. */
+  started: boolean;
   floating: boolean;
   fingerprint: string;
   activationId?: string;
@@ -70,6 +72,9 @@ export function startMachines(options: MachineOptions) {
   /** How late requests started against their due time (ms), sampled: the scheduler's own saturation. */
   const lateness: number[] = [];
   let idle: (() => void) | undefined;
+  let notStarted = options.machines;
+  /** When every machine had had its first turn (ms since epoch): the fleet is up. */
+  let fleetUpAt: number | undefined;
 
   const schedule = (machine: Machine, delayMs: number) => {
     machine.dueAt = Date.now() + delayMs;
@@ -89,6 +94,7 @@ export function startMachines(options: MachineOptions) {
       fingerprint: `soak-machine-${i}`,
       turn: 0,
       dueAt: 0,
+      started: false,
     };
     // The fleet comes up over the first period.
     schedule(machine, Math.random() * period);
@@ -97,7 +103,8 @@ export function startMachines(options: MachineOptions) {
   const note = (activationId: string | undefined, answer: Answer, state?: "active" | "inactive") => {
     if (!activationId) return;
     const entry = ledger.activations.get(activationId);
-    if (answer.status === 0 && entry) entry.uncertain = true;
+    // Refused connections never reached a server; a reset or a timeout may have been committed.
+    if (answer.status === 0 && answer.code !== "ECONNREFUSED" && entry) entry.uncertain = true;
     if (state) ledger.activations.set(activationId, { state, uncertain: entry?.uncertain ?? false });
   };
 
@@ -195,6 +202,10 @@ export function startMachines(options: MachineOptions) {
       tokens--;
       inFlight++;
       if (Math.random() < 0.05) lateness.push(now - machine.dueAt);
+      if (!machine.started) {
+        machine.started = true;
+        if (--notStarted === 0) fleetUpAt = now;
+      }
       void act(machine)
         .catch((error: unknown) => console.error("soak: a machine's request threw", error))
         .finally(() => {
@@ -212,6 +223,7 @@ export function startMachines(options: MachineOptions) {
     /** Machines waiting for their turn past their due time (the scheduler's backlog). */
     backlog: () => ready.length - readyHead,
     lateness,
+    fleetUpAt: () => fleetUpAt,
     /** Starts no more requests; resolves when those in flight have been answered. */
     async stop() {
       stopping = true;

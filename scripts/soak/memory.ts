@@ -37,31 +37,42 @@ export function startRssSampler(instances: Instance[], everyMs: number, elapsed:
 }
 
 /**
- * Memory flat: for each server process, its RSS at the end (mean of the last three samples) against its RSS
- * once warm (mean of the first three samples from `warmSeconds` after the run's start, or after the process's
- * own start for a restarted one), growth under `limit`. A process with fewer than six samples after warming
- * up is reported, not judged.
+ * Memory flat: for each server process, the median RSS of the last third of its samples once warm (from
+ * `warmSeconds` after the run's start, or after the process's own start for a restarted one) against the
+ * median of the first third, growth under `limit`. A process with fewer than six samples after warming up is
+ * reported, not judged.
  */
-export function memoryCheck(samples: RssSample[], warmSeconds: number, limit: number): Check {
+export function memoryCheck(
+  samples: RssSample[],
+  warmSeconds: number,
+  limit: number,
+  restartWarmSeconds = warmSeconds,
+): Check {
   const parts: string[] = [];
   let ok = true;
   const pids = [...new Set(samples.filter((s) => s.process !== "load").map((s) => `${s.process}:${s.pid}`))];
   for (const key of pids) {
     const own = samples.filter((s) => `${s.process}:${s.pid}` === key);
-    const from = Math.max(warmSeconds, own[0]!.at + (own[0]!.at > 1 ? warmSeconds : 0));
+    const from = Math.max(warmSeconds, own[0]!.at + (own[0]!.at > 1 ? restartWarmSeconds : 0));
     const warm = own.filter((s) => s.at >= from);
     const [name, pid] = key.split(":");
     if (warm.length < 6) {
       parts.push(`${name} (pid ${pid}): ${warm.length} samples after ${from.toFixed(0)} s, too few to judge`);
       continue;
     }
-    const mean = (list: RssSample[]) => list.reduce((sum, s) => sum + s.mib, 0) / list.length;
-    const start = mean(warm.slice(0, 3));
-    const end = mean(warm.slice(-3));
+    // Thirds, and their medians: RSS follows the garbage collector's sawtooth (tens of MiB between two
+    // samples), which a sample or two at each end would mistake for growth or for shrinkage.
+    const third = Math.floor(warm.length / 3);
+    const median = (list: RssSample[]) => {
+      const sorted = list.map((x) => x.mib).sort((a, b) => a - b);
+      return sorted[Math.floor(sorted.length / 2)]!;
+    };
+    const start = median(warm.slice(0, third));
+    const end = median(warm.slice(-third));
     const growth = end / start - 1;
     if (growth >= limit) ok = false;
     parts.push(
-      `${name} (pid ${pid}): ${start.toFixed(0)} → ${end.toFixed(0)} MiB from ${from.toFixed(0)} s (${growth >= 0 ? "+" : ""}${(growth * 100).toFixed(1)} %)`,
+      `${name} (pid ${pid}): median ${start.toFixed(0)} MiB in the first third of ${warm.length} samples from ${from.toFixed(0)} s, ${end.toFixed(0)} MiB in the last (${growth >= 0 ? "+" : ""}${(growth * 100).toFixed(1)} %)`,
     );
   }
   return {
