@@ -47,7 +47,7 @@ if (args.help) {
 
 Starts a PostgreSQL cluster of its own (initdb in a temporary directory on a free port, as the PostgreSQL
 restart test does, so the restart never touches the machine's shared server; fsync off unless --fsync:
-the faults lose no page cache, and a shared machine's disk would be what is measured), a database in it, and two
+the faults lose no page cache, and the figures then do not depend on a shared disk), a database in it, and two
 server instances as \`npm start\` runs them (the compiled build, built first when stale) on it and on Redis
 (REDIS_URL, default redis://127.0.0.1:6379), with one LICENSING_MASTER_KEY. Then, for --minutes:
 
@@ -117,8 +117,8 @@ async function bulkIssue(
 async function main() {
   // The cluster of the run: a fault may stop it. Room for two instances' pools and the samplers.
   // fsync off unless asked for: the faults are a process killed and a PostgreSQL restart, neither of which
-  // loses the operating system's page cache, so no acknowledged write depends on it; with it on, the disk of
-  // a shared machine (every commit waits for its flush) is what the soak would measure.
+  // loses the operating system's page cache, so no acknowledged write depends on it, and the figures do not
+  // depend on the disk of a shared machine.
   postgres = await startPrivatePostgres({
     settings: ["-c max_connections=200", "-c shared_buffers=256MB", ...(args.fsync ? [] : ["-c fsync=off"])],
   });
