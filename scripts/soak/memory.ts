@@ -7,6 +7,19 @@ export interface RssSample {
   process: string;
   pid: number;
   mib: number;
+  /** The V8 heap in use (`nodejs_heap_size_used_bytes` from the instance's `/metrics`), MiB. */
+  heapMiB?: number;
+}
+
+/** The heap in use as the instance's `/metrics` reports it, or undefined when it does not answer. */
+async function heapMiB(url: string): Promise<number | undefined> {
+  try {
+    const res = await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(5000) });
+    const match = /^nodejs_heap_size_used_bytes (\d+(?:\.\d+)?)/m.exec(await res.text());
+    return match ? Number(match[1]) / 2 ** 20 : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Resident set size of a process from /proc (Linux), in MiB; undefined when it is gone. */
@@ -19,20 +32,25 @@ function rssMiB(pid: number): number | undefined {
   }
 }
 
-/** Samples the RSS of every instance's current process and of this load generator. */
+/** Samples the RSS of every instance's current process (and its heap in use) and of this load generator. */
 export function startRssSampler(instances: Instance[], everyMs: number, elapsed: () => number) {
   const samples: RssSample[] = [];
-  const sample = () => {
+  const sample = async () => {
     const at = elapsed();
-    for (const instance of instances) {
-      const pid = instance.pid();
-      const mib = pid === undefined ? undefined : rssMiB(pid);
-      if (pid !== undefined && mib !== undefined) samples.push({ at, process: instance.name, pid, mib });
-    }
+    await Promise.all(
+      instances.map(async (instance) => {
+        const pid = instance.pid();
+        const mib = pid === undefined ? undefined : rssMiB(pid);
+        if (pid === undefined || mib === undefined) return;
+        const entry: RssSample = { at, process: instance.name, pid, mib };
+        samples.push(entry);
+        entry.heapMiB = await heapMiB(instance.url);
+      }),
+    );
     samples.push({ at, process: "load", pid: process.pid, mib: process.memoryUsage().rss / 2 ** 20 });
   };
-  sample();
-  const timer = setInterval(sample, everyMs);
+  void sample();
+  const timer = setInterval(() => void sample(), everyMs);
   return { samples, stop: () => clearInterval(timer) };
 }
 
@@ -70,9 +88,13 @@ export function memoryCheck(
     const start = median(warm.slice(0, third));
     const end = median(warm.slice(-third));
     const growth = end / start - 1;
+    const heap = (list: RssSample[]) => {
+      const values = list.flatMap((x) => (x.heapMiB === undefined ? [] : [x.heapMiB])).sort((a, b) => a - b);
+      return values.length ? values[Math.floor(values.length / 2)]!.toFixed(0) : "?";
+    };
     if (growth >= limit) ok = false;
     parts.push(
-      `${name} (pid ${pid}): median ${start.toFixed(0)} MiB in the first third of ${warm.length} samples from ${from.toFixed(0)} s, ${end.toFixed(0)} MiB in the last (${growth >= 0 ? "+" : ""}${(growth * 100).toFixed(1)} %)`,
+      `${name} (pid ${pid}): median ${start.toFixed(0)} MiB in the first third of ${warm.length} samples from ${from.toFixed(0)} s, ${end.toFixed(0)} MiB in the last (${growth >= 0 ? "+" : ""}${(growth * 100).toFixed(1)} %; heap in use ${heap(warm.slice(0, third))} → ${heap(warm.slice(-third))} MiB)`,
     );
   }
   return {

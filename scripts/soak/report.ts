@@ -116,7 +116,7 @@ export function printReport(report: Report) {
     out(
       `  ${f.at.toFixed(1).padStart(6)} s  ${f.name}: recovered after ${((f.recoveredAt ?? NaN) - f.at).toFixed(1)} s (${f.detail}); window to ${(f.until ?? NaN).toFixed(1)} s`,
     );
-  out(`\nRSS (MiB) over time`);
+  out(`\nRSS (MiB) over time, and the heap in use (/metrics) after the slash`);
   const names = [...new Set(report.rss.map((r) => r.process))];
   out(
     `${"t (s)".padStart(7)}${names.map((n) => pad(n === "load" ? "load gen" : `instance ${n}`, 12)).join("")}`,
@@ -127,7 +127,8 @@ export function printReport(report: Report) {
     if (i % step !== 0 && i !== times.length - 1) return;
     const row = names.map((n) => {
       const sample = report.rss.find((r) => r.at === at && r.process === n);
-      return pad(sample ? sample.mib.toFixed(0) : "—", 12);
+      const heap = sample?.heapMiB === undefined ? "" : `/${sample.heapMiB.toFixed(0)}`;
+      return pad(sample ? `${sample.mib.toFixed(0)}${heap}` : "—", 12);
     });
     out(`${pad(at.toFixed(0), 7)}${row.join("")}`);
   });
