@@ -173,6 +173,29 @@ describe("startWorkers", () => {
     await workers.stop();
   });
 
+  it("logs a lost database as a warning, any other failure as an error", async () => {
+    const lines: { level: number; msg: string; job: string }[] = [];
+    const logger = pino({ level: "info" }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    // What node-postgres throws while PostgreSQL shuts down (SQLSTATE 57P01), wrapped as Drizzle wraps it.
+    const shutdown = Object.assign(new Error("terminating connection due to administrator command"), {
+      code: "57P01",
+    });
+    const workers = startWorkers({ ...deps, logger } as Deps, [
+      {
+        id: "restarted",
+        intervalMs: 1000,
+        handler: () => Promise.reject(new Error("Failed query: begin", { cause: shutdown })),
+      },
+      { id: "broken", intervalMs: 1000, handler: () => Promise.reject(new Error("boom")) },
+    ]);
+    await elapse(0);
+    await workers.stop();
+    expect(lines.map(({ level, msg, job }) => ({ level, msg, job }))).toEqual([
+      { level: 40, msg: "database unavailable; job retrying next interval", job: "restarted" },
+      { level: 50, msg: "job failed; retrying next interval", job: "broken" },
+    ]);
+  });
+
   it("refuses two jobs with one id", () => {
     const job = instantJob("same", 10).job;
     expect(() => startWorkers(deps, [job, job])).toThrow(/Two jobs share the id same/);

@@ -1,4 +1,4 @@
-import type { Deps } from "@licensing/core";
+import { isDatabaseUnavailable, type Deps } from "@licensing/core";
 
 /**
  * A background job (as Documenso's job definitions): an id, how often it runs, and what it does. The
@@ -50,7 +50,11 @@ export function startWorkers<Id extends string>(deps: Deps, jobs: readonly JobDe
         if (count) deps.logger.info({ job: entry.job.id, count }, "job run");
       } catch (err) {
         deps.metrics.jobRun(entry.job.id, "error", seconds(), 0);
-        deps.logger.error({ err, job: entry.job.id }, "job failed; retrying next interval");
+        // A restart or fail-over of the database is an outage to watch, not a fault of the job: a warning,
+        // as a request that meets it logs one (found by the soak, issue 25 §4).
+        if (isDatabaseUnavailable(err))
+          deps.logger.warn({ err, job: entry.job.id }, "database unavailable; job retrying next interval");
+        else deps.logger.error({ err, job: entry.job.id }, "job failed; retrying next interval");
       }
     })().finally(() => {
       entry.running = undefined;

@@ -23,6 +23,8 @@ export interface Instance {
   output(): string;
   /** Whether a process of this instance is running. */
   running(): boolean;
+  /** The current process's id (the server itself: `npm start` runs it in-process), while one runs. */
+  pid(): number | undefined;
   /** SIGKILL, as `kill -9`: no shutdown code runs. Resolves when the process is gone. */
   kill9(): Promise<void>;
   /** SIGTERM (graceful shutdown); resolves with the exit code. */
@@ -79,6 +81,7 @@ function instance(name: string, port: number, env: Record<string, string>): Inst
     url: `http://127.0.0.1:${port}`,
     output: () => output,
     running: () => child !== undefined && child.exitCode === null && child.signalCode === null,
+    pid: () => (self.running() ? child!.pid : undefined),
     async kill9() {
       if (!child) return;
       const gone = exited(child);
