@@ -66,7 +66,8 @@ export function createApp(options: AppOptions): Express {
     prefix: options.rateLimitPrefix,
     onUnavailable: redisOutageWarning(deps.clock, deps.logger),
   };
-  const limiter = (contour: Contour) => contourRateLimit(contour, options.rateLimits[contour], deps.clock, shared);
+  const limiter = (contour: Contour) =>
+    contourRateLimit(contour, options.rateLimits[contour], deps.clock, shared);
   const jsonBody = express.json({ limit: "1mb", verify: keepRawBody });
   const mountOptions = { deps, cookies, validateResponses: options.validateResponses ?? false };
 

@@ -91,8 +91,11 @@ describe("after= cursor on GET /panel/licenses and /panel/operator/licenses, and
     const all = await whole({});
     expect(all).toHaveLength(25);
     // The order is total: newest first, then by id descending within one issued_at.
-    const rows = await app.database.db.execute(sql`SELECT id FROM licenses ORDER BY issued_at DESC, id DESC`);
-    expect(all).toEqual(("rows" in rows ? rows.rows : rows).map((r) => (r as { id: string }).id));
+    // node-postgres and PGlite both answer `execute` with `{ rows }`.
+    const { rows } = (await app.database.db.execute(
+      sql`SELECT id FROM licenses ORDER BY issued_at DESC, id DESC`,
+    )) as unknown as { rows: Array<{ id: string }> };
+    expect(all).toEqual(rows.map((r) => r.id));
     for (const pageSize of [1, 2, 3, 5, 7]) {
       const { ids, pages } = await walk(async (after) => (await search({ pageSize, after })).body);
       expect(ids, `pageSize ${pageSize}`).toEqual(all);
