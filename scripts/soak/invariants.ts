@@ -7,6 +7,8 @@ export interface Check {
   name: string;
   ok: boolean;
   detail: string;
+  /** False for a figure reported but not judged (the run was too short for it); such a check never fails. */
+  judged?: boolean;
 }
 
 type Query = (text: string, values?: unknown[]) => Promise<Record<string, unknown>[]>;

@@ -133,6 +133,7 @@ export function printReport(report: Report) {
     out(`${pad(at.toFixed(0), 7)}${row.join("")}`);
   });
   out(`\nInvariants`);
-  for (const c of report.checks) out(`  ${c.ok ? "✓" : "✗"} ${c.name}: ${c.detail}`);
+  for (const c of report.checks)
+    out(`  ${c.judged === false ? "·" : c.ok ? "✓" : "✗"} ${c.name}: ${c.detail}`);
   console.log(lines.join("\n"));
 }
