@@ -10,8 +10,9 @@ import { loggableUrl, requestLogging } from "./http/logging.ts";
 import { metricsEndpoint, observeRequest } from "./http/metrics.ts";
 import { originGuard } from "./http/origin-guard.ts";
 import { keepRawBody } from "./http/raw-body.ts";
-import { apiDocsPolicy, noStore, securityHeaders } from "./http/security-headers.ts";
+import { apiDocsPolicy, noStore, securityHeaderList, securityHeaders } from "./http/security-headers.ts";
 import { operationList, panelOperations } from "./catalogue.ts";
+import { directRoutes } from "./operation/direct.ts";
 import { buildOpenApiDocument } from "./operation/openapi.ts";
 import { flattenOperations } from "./operation/operation.ts";
 import { mountOperations } from "./operation/rest.ts";
@@ -57,9 +58,6 @@ export function createApp(options: AppOptions): Express {
   app.set("etag", false);
   app.set("trust proxy", options.trustProxy ?? false);
   app.set("query parser", "simple");
-  app.use(requestLogging(deps.logger, observeRequest(deps.metrics)));
-  app.use(securityHeaders(publicBaseUrl));
-  app.use(["/api/v1", "/trpc"], noStore);
 
   const shared = options.redis && {
     redis: options.redis,
@@ -68,11 +66,26 @@ export function createApp(options: AppOptions): Express {
   };
   const limiter = (contour: Contour) =>
     contourRateLimit(contour, options.rateLimits[contour], deps.clock, shared);
+  const clientLimiter = limiter("client");
   const jsonBody = express.json({ limit: "1mb", verify: keepRawBody });
   const mountOptions = { deps, cookies, validateResponses: options.validateResponses ?? false };
 
-  // The client API first, on its own router: it is the hot path (every installed copy calls it), and
-  // its requests then pass through nothing that is not theirs.
+  // The client API's plain JSON calls, most of all traffic, before anything else (decision 0057).
+  app.use(
+    directRoutes(clientList, {
+      deps,
+      limiter: clientLimiter,
+      headers: [...securityHeaderList(publicBaseUrl), ["Cache-Control", "no-store"]],
+      validateResponses: mountOptions.validateResponses,
+      prefix: "/api/v1",
+    }),
+  );
+  app.use(requestLogging(deps.logger, observeRequest(deps.metrics)));
+  app.use(securityHeaders(publicBaseUrl));
+  app.use(["/api/v1", "/trpc"], noStore);
+
+  // The rest of the client API first, on its own router: the requests the direct routes left (the GETs,
+  // odd spellings, other encodings) then pass through nothing that is not theirs.
   const clientApi = express.Router();
   // The Date header comes from the service's clock, not the host's: the SDK corrects a skewed clock from
   // it (hmac.stale), and tests and the QA simulator move that clock.
@@ -80,7 +93,7 @@ export function createApp(options: AppOptions): Express {
     res.setHeader("Date", deps.clock.now().toUTCString());
     next();
   });
-  clientApi.use("/client", limiter("client").handler, jsonBody);
+  clientApi.use("/client", clientLimiter.handler, jsonBody);
   mountOperations(clientApi, clientList, mountOptions);
   app.use("/api/v1", clientApi);
 

@@ -58,26 +58,36 @@ const isClientHttpError = (e: unknown): e is HttpError =>
   (e as HttpError).status >= 400 &&
   (e as HttpError).status < 500;
 
+/** What reading a request body can meet (body-parser's error types), as the service answers it. */
+const BODY_ERRORS = {
+  "entity.too.large": ["request.too_large", "The request body exceeds 1 MiB (after decompression)"],
+  "entity.parse.failed": ["request.malformed_json", "The request body is not valid JSON"],
+  "encoding.unsupported": [
+    "request.invalid_encoding",
+    "Unsupported Content-Encoding: send identity, gzip, deflate or br",
+  ],
+  "charset.unsupported": ["request.invalid", "The request body must be UTF-8 JSON"],
+  "request.aborted": ["request.invalid", "The request body could not be read"],
+} as const satisfies Record<string, [ErrorCode, string]>;
+
+/** The error a body reader raises for `type`, as body-parser's would be answered. */
+export const bodyError = (type: keyof typeof BODY_ERRORS): AppError => {
+  const [code, message] = BODY_ERRORS[type];
+  return new AppError(code, message);
+};
+
 /** The codes the HTTP layer (body-parser, the router) can raise before a route runs. */
 function describeHttpError(error: unknown): [ErrorCode, string] | null {
   // The router decodes path parameters itself; `%ZZ` or a cut UTF-8 sequence is the caller's mistake.
   if (error instanceof URIError)
     return ["request.invalid", "A path parameter is not valid percent-encoded UTF-8"];
   if (!isClientHttpError(error)) return null;
-  switch (error.type) {
-    case "entity.too.large":
-      return ["request.too_large", "The request body exceeds 1 MiB (after decompression)"];
-    case "entity.parse.failed":
-      return ["request.malformed_json", "The request body is not valid JSON"];
-    case "encoding.unsupported":
-      return ["request.invalid_encoding", "Unsupported Content-Encoding: send identity, gzip, deflate or br"];
-    case "charset.unsupported":
-      return ["request.invalid", "The request body must be UTF-8 JSON"];
-  }
+  if (error.type !== undefined && error.type in BODY_ERRORS)
+    return [...BODY_ERRORS[error.type as keyof typeof BODY_ERRORS]];
   // A zlib or brotli failure: the bytes do not match the Content-Encoding the request declared.
   if (typeof error.errno === "number")
     return ["request.invalid_encoding", "The request body does not match its Content-Encoding"];
-  return ["request.invalid", "The request body could not be read"];
+  return [...BODY_ERRORS["request.aborted"]];
 }
 
 /** The domain error an error stands for, if any: ours, or a lost database (503, retry). */

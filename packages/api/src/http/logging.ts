@@ -35,10 +35,47 @@ export function loggableUrl(url: string) {
   return TRPC_PATH.test(url) ? out.replace(TRPC_INPUT, "$1[redacted]") : out;
 }
 
+/** The id a request is known by: the caller's `X-Request-Id` when well-formed, else a new one. */
+export const requestIdFrom = (incoming: string | undefined): string =>
+  incoming && acceptableId.test(incoming) ? incoming : randomUUID();
+
+/** Runs `handle` with the request's id in the logging context (`requestLogMixin`, `currentRequestId`). */
+export const withRequestId = <T>(requestId: string, handle: () => T): T =>
+  requestContext.run({ requestId }, handle);
+
 /**
- * Gives every request an id (the caller's `X-Request-Id` when well-formed), echoes it and logs the outcome.
- * Successful client-API calls (the desktop fleet's activations and heartbeats, most of the traffic) log at
- * debug: an info line for each cost about a sixth of heartbeat throughput. Their failures still log at warn.
+ * Logs a finished request. Successful client-API calls (the desktop fleet's activations and heartbeats,
+ * most of the traffic) log at debug: an info line for each cost about a sixth of heartbeat throughput.
+ * Their failures still log at warn; a 503 is a known condition (the database is down), logged with its
+ * cause as a warning where it happened.
+ */
+export function logFinished(
+  logger: Logger,
+  request: { method: string; url: string; status: number; ms: number },
+): void {
+  const { status } = request;
+  const level =
+    status >= 500 && status !== 503
+      ? "error"
+      : status >= 400
+        ? "warn"
+        : request.url.startsWith("/api/v1/client/")
+          ? "debug"
+          : "info";
+  if (!logger.isLevelEnabled(level)) return;
+  logger[level](
+    {
+      method: request.method,
+      url: loggableUrl(request.url),
+      status,
+      ms: Math.round(request.ms * 10) / 10,
+    },
+    "request",
+  );
+}
+
+/**
+ * Gives every request an id (`requestIdFrom`), echoes it and logs the outcome (`logFinished`).
  * `observe` gets every finished request with its duration in seconds (the request metrics).
  */
 export function requestLogging(
@@ -46,33 +83,14 @@ export function requestLogging(
   observe?: (req: Request, res: Response, seconds: number) => void,
 ): RequestHandler {
   return (req, res, next) => {
-    const incoming = req.get("x-request-id");
-    const requestId = incoming && acceptableId.test(incoming) ? incoming : randomUUID();
+    const requestId = requestIdFrom(req.get("x-request-id"));
     res.setHeader("X-Request-Id", requestId);
     const started = process.hrtime.bigint();
-    requestContext.run({ requestId }, () => {
+    withRequestId(requestId, () => {
       res.on("finish", () => {
-        // A 503 is a known condition (the database is down), logged with its cause as a warning.
-        const level =
-          res.statusCode >= 500 && res.statusCode !== 503
-            ? "error"
-            : res.statusCode >= 400
-              ? "warn"
-              : req.originalUrl.startsWith("/api/v1/client/")
-                ? "debug"
-                : "info";
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
         observe?.(req, res, ms / 1000);
-        if (!logger.isLevelEnabled(level)) return;
-        logger[level](
-          {
-            method: req.method,
-            url: loggableUrl(req.originalUrl),
-            status: res.statusCode,
-            ms: Math.round(ms * 10) / 10,
-          },
-          "request",
-        );
+        logFinished(logger, { method: req.method, url: req.originalUrl, status: res.statusCode, ms });
       });
       next();
     });

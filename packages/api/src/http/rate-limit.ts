@@ -41,10 +41,23 @@ export function redisOutageWarning(clock: Clock, logger: Logger) {
   };
 }
 
-/** A contour's limiter: `handler` counts a request once, `charge` counts it as `calls` (a tRPC batch). */
+/** What counting a request decided: the headers its answer carries, and the refusal if it is over. */
+export interface RateVerdict {
+  /** `RateLimit-*` (IETF draft 6), and `Retry-After` on a refusal: name, value. */
+  headers: Array<[string, string]>;
+  /** The 429 body, when the request is over the limit. */
+  refusal?: ErrorResponse;
+}
+
+/**
+ * A contour's limiter: `handler` counts a request once, `charge` counts it as `calls` (a tRPC batch);
+ * `count` is the same count outside Express (the client API's direct routes). A verdict of `undefined`
+ * means the request went uncounted (Redis failed; fail open).
+ */
 export interface ContourLimiter {
   handler: RequestHandler;
   charge(calls: number): RequestHandler;
+  count(ip: string | undefined, calls?: number): RateVerdict | undefined | Promise<RateVerdict | undefined>;
 }
 
 /** A client's window after a count: its hits so far and when it ends (ms since the epoch). */
@@ -107,32 +120,44 @@ export function contourRateLimit(
     status: 429,
   };
 
-  const decide = (res: Response, next: NextFunction, count: WindowCount, now: number) => {
-    if (res.headersSent) return next();
+  const verdict = (count: WindowCount, now: number): RateVerdict => {
     const reset = String(Math.max(0, Math.ceil((count.resetAt - now) / 1000)));
-    res.setHeader("RateLimit-Policy", policy);
-    res.setHeader("RateLimit-Limit", limitText);
-    res.setHeader("RateLimit-Remaining", String(Math.max(limit - count.hits, 0)));
-    res.setHeader("RateLimit-Reset", reset);
-    if (count.hits <= limit) return next();
-    res.setHeader("Retry-After", reset);
-    res.status(429).json(refusal);
+    const headers: Array<[string, string]> = [
+      ["RateLimit-Policy", policy],
+      ["RateLimit-Limit", limitText],
+      ["RateLimit-Remaining", String(Math.max(limit - count.hits, 0))],
+      ["RateLimit-Reset", reset],
+    ];
+    if (count.hits <= limit) return { headers };
+    headers.push(["Retry-After", reset]);
+    return { headers, refusal };
+  };
+
+  const count = (ip: string | undefined, calls = 1) => {
+    const now = clock.now().getTime();
+    const counted = counter.add(rateLimitKey(ip), Math.max(calls, 1), now);
+    // The store has reported its own failure (throttled); the request goes on uncounted.
+    if (counted instanceof Promise)
+      return counted.then(
+        (c) => verdict(c, now),
+        () => undefined,
+      );
+    return verdict(counted, now);
+  };
+
+  const apply = (res: Response, next: NextFunction, decided: RateVerdict | undefined) => {
+    if (!decided || res.headersSent) return next();
+    for (const [name, value] of decided.headers) res.setHeader(name, value);
+    if (!decided.refusal) return next();
+    res.status(429).json(decided.refusal);
   };
 
   const charge =
     (calls: number): RequestHandler =>
     (req, res, next) => {
-      const now = clock.now().getTime();
-      const counted = counter.add(rateLimitKey(req.ip), Math.max(calls, 1), now);
-      if (counted instanceof Promise) {
-        // The store has reported its own failure (throttled); the request goes on uncounted.
-        counted.then(
-          (count) => decide(res, next, count, now),
-          () => next(),
-        );
-      } else {
-        decide(res, next, counted, now);
-      }
+      const decided = count(req.ip, calls);
+      if (decided instanceof Promise) void decided.then((d) => apply(res, next, d));
+      else apply(res, next, decided);
     };
-  return { handler: charge(1), charge };
+  return { handler: charge(1), charge, count };
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { RequestHandler, Response } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import helmet, { contentSecurityPolicy } from "helmet";
 
 /**
@@ -42,6 +42,20 @@ export function securityHeaders(publicBaseUrl: string): RequestHandler {
       : false,
     xFrameOptions: { action: "deny" },
   });
+}
+
+/**
+ * The headers `securityHeaders` sets on an API answer, taken once from helmet itself: the client API's
+ * direct routes (operation/direct.ts) write them without running it per request.
+ */
+export function securityHeaderList(publicBaseUrl: string): Array<[string, string]> {
+  const headers: Array<[string, string]> = [];
+  const collector = {
+    setHeader: (name: string, value: unknown) => void headers.push([name, String(value)]),
+    removeHeader: () => {},
+  };
+  securityHeaders(publicBaseUrl)({} as Request, collector as unknown as Response, () => {});
+  return headers;
 }
 
 /**

@@ -25,7 +25,7 @@ export interface MountOptions {
 
 const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
 
-function parsePart(schema: ZodType | undefined, value: unknown, location: string): object | undefined {
+export function parsePart(schema: ZodType | undefined, value: unknown, location: string): object | undefined {
   if (!schema) return undefined;
   // Before the schema and before any SQL: text PostgreSQL would refuse, or a hostile nesting.
   const unstorable = findUnstorable(value, location);
