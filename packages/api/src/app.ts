@@ -1,7 +1,8 @@
 import { TRPC_MAX_BATCH_SIZE } from "@licensing/contracts";
 import { AppError, type Deps } from "@licensing/core";
 import { createExpressMiddleware } from "@trpc/server/adapters/express";
-import express, { type ErrorRequestHandler, type Express } from "express";
+import type { RequestListener } from "node:http";
+import express, { type ErrorRequestHandler } from "express";
 import type { Redis } from "ioredis";
 import swaggerUi from "swagger-ui-express";
 import { retryAfterSeconds, toErrorResponse } from "./errors.ts";
@@ -48,7 +49,8 @@ const panelList = flattenOperations(panelOperations).map(({ op }) => op);
 /** The tRPC procedures, so that only their names become metric labels. */
 const trpcProcedures = new Set(Object.keys(appRouter._def.procedures));
 
-export function createApp(options: AppOptions): Express {
+/** The service's request listener: the client API's direct routes, then the Express app. */
+export function createApp(options: AppOptions): RequestListener {
   const { deps } = options;
   const publicBaseUrl = deps.config.publicBaseUrl;
   const cookies = { secure: publicBaseUrl.startsWith("https://") };
@@ -71,15 +73,14 @@ export function createApp(options: AppOptions): Express {
   const mountOptions = { deps, cookies, validateResponses: options.validateResponses ?? false };
 
   // The client API's plain JSON calls, most of all traffic, before anything else (decision 0057).
-  app.use(
-    directRoutes(clientList, {
-      deps,
-      limiter: clientLimiter,
-      headers: [...securityHeaderList(publicBaseUrl), ["Cache-Control", "no-store"]],
-      validateResponses: mountOptions.validateResponses,
-      prefix: "/api/v1",
-    }),
-  );
+  const direct = directRoutes(clientList, {
+    deps,
+    limiter: clientLimiter,
+    headers: [...securityHeaderList(publicBaseUrl), ["Cache-Control", "no-store"]],
+    validateResponses: mountOptions.validateResponses,
+    prefix: "/api/v1",
+    trustProxy: app.get("trust proxy fn") as (address: string, hop: number) => boolean,
+  });
   app.use(requestLogging(deps.logger, observeRequest(deps.metrics)));
   app.use(securityHeaders(publicBaseUrl));
   app.use(["/api/v1", "/trpc"], noStore);
@@ -182,5 +183,5 @@ export function createApp(options: AppOptions): Express {
     res.status(body.status).json(body);
   };
   app.use(errorHandler);
-  return app;
+  return (req, res) => direct(req, res, () => void app(req, res));
 }

@@ -1,6 +1,6 @@
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
-import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientOperations } from "../client/operations.ts";
 import { contourRateLimit } from "../http/rate-limit.ts";
@@ -23,20 +23,17 @@ describe("which requests the direct routes take", () => {
 
   beforeAll(async () => {
     app = await startTestApp();
-    const bare = express();
-    bare.use(
-      directRoutes(clientList, {
-        deps: app.deps,
-        limiter: contourRateLimit("client", 1000, app.clock),
-        headers: [],
-        validateResponses: true,
-        prefix: "/api/v1",
-      }),
-    );
+    const direct = directRoutes(clientList, {
+      deps: app.deps,
+      limiter: contourRateLimit("client", 1000, app.clock),
+      headers: [],
+      validateResponses: true,
+      prefix: "/api/v1",
+      trustProxy: () => false,
+    });
     // Whatever the direct routes pass on is answered 418 here, so a test can tell.
-    bare.use((_req, res) => void res.status(418).end());
-    const server = bare.listen(0, "127.0.0.1");
-    await new Promise((resolve) => server.once("listening", resolve));
+    const server = createServer((req, res) => direct(req, res, () => void res.writeHead(418).end()));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     close = () => new Promise((resolve) => server.close(() => resolve()));
   });
@@ -174,5 +171,29 @@ describe("the client contour's rate limit", () => {
     expect(refused.error.code).toBe("rate_limit.exceeded");
     expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
     expect(refused.headers.get("ratelimit-remaining")).toBe("0");
+  });
+});
+
+describe("the client address behind a proxy (TRUST_PROXY)", () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ rateLimits: { client: 2 }, trustProxy: 1 });
+  });
+  afterAll(() => app.close());
+
+  it("is the one Express gives: each forwarded address has its window on both routes", async () => {
+    const client = await app.client();
+    const body = { licenseKey: "LIC-NONE", activationId: "x" };
+    const from = (ip: string) => ({ "x-forwarded-for": ip });
+    const status = async (path: string, ip: string) =>
+      (await client.request("POST", path, body, from(ip))).status === 429 ? "refused" : "counted";
+    expect([
+      await status(HEARTBEAT, "203.0.113.1"),
+      await status(VIA_EXPRESS, "203.0.113.1"),
+      await status(HEARTBEAT, "203.0.113.2"),
+      await status(HEARTBEAT, "203.0.113.1"),
+      await status(VIA_EXPRESS, "203.0.113.2"),
+      await status(VIA_EXPRESS, "203.0.113.2"),
+    ]).toEqual(["counted", "counted", "counted", "refused", "counted", "refused"]);
   });
 });

@@ -1,6 +1,6 @@
-import type { IncomingHttpHeaders } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import type { Deps, RequestInfo } from "@licensing/core";
-import type { Request, RequestHandler, Response } from "express";
+import proxyAddr from "proxy-addr";
 import { bodyError, retryAfterSeconds, toErrorResponse } from "../errors.ts";
 import { logFinished, loggableUrl, requestIdFrom, withRequestId } from "../http/logging.ts";
 import type { ContourLimiter } from "../http/rate-limit.ts";
@@ -11,8 +11,8 @@ import { parsePart } from "./rest.ts";
 
 /**
  * The client API's hot path (docs/decisions/0057): its JSON POST operations (activate, heartbeat, the
- * leases…), served from their declarations straight onto Node's response, ahead of Express's router,
- * helmet, body-parser and `res.json`. Each request keeps everything the Express route gives it: the
+ * leases…), served from their declarations straight onto Node's response, ahead of Express (its router,
+ * helmet, body-parser and `res.json`). Each request keeps everything the Express route gives it: the
  * request id and its log line, the request metrics, the security and no-store headers, the Date from the
  * service's clock, the client contour's rate limit, a body of at most 1 MiB kept byte for byte for the
  * signature, the same parsing, the same errors. Only the plain case is taken (the declared path exactly,
@@ -28,7 +28,12 @@ export interface DirectOptions {
   validateResponses: boolean;
   /** Where the operations' paths are mounted (`/api/v1`). */
   prefix: string;
+  /** Which proxies' `X-Forwarded-For` to believe: the Express app's compiled `trust proxy fn`. */
+  trustProxy: (address: string, hop: number) => boolean;
 }
+
+/** A request the direct routes took, with the client address Express would give it as `req.ip`. */
+type DirectRequest = IncomingMessage & { ip: string | undefined };
 
 const BODY_LIMIT = 1024 * 1024;
 const JSON_TYPE = /^application\/json\s*(?:;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
@@ -39,7 +44,7 @@ const isPlainJson = (headers: IncomingHttpHeaders) =>
   (headers["content-encoding"] === undefined || headers["content-encoding"].toLowerCase() === "identity");
 
 /** Reads the body whole, at most BODY_LIMIT bytes, as body-parser would refuse it. */
-function readBody(req: Request): Promise<Buffer> {
+function readBody(req: IncomingMessage): Promise<Buffer> {
   const declared = Number(req.headers["content-length"]);
   if (declared > BODY_LIMIT) return Promise.reject(bodyError("entity.too.large"));
   return new Promise((resolve, reject) => {
@@ -73,7 +78,7 @@ function parseJson(raw: Buffer): unknown {
 }
 
 function callRequest(
-  req: Request,
+  req: DirectRequest,
   path: string,
   body: Buffer,
   requestId: string,
@@ -93,13 +98,15 @@ function callRequest(
     },
     sessionId: undefined,
     setSessionCookie: () => {},
-    signed: { method: req.method, path, body },
+    signed: { method: "POST", path, body },
     setStatus: (value) => void (status.value = value),
   };
 }
 
-/** Express middleware, mounted first: takes the client API's plain JSON calls, passes on the rest. */
-export function directRoutes(operations: AnyOperation[], options: DirectOptions): RequestHandler {
+/** A request listener's front: takes the client API's plain JSON calls, hands the rest to `next`. */
+export type DirectRoutes = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+
+export function directRoutes(operations: AnyOperation[], options: DirectOptions): DirectRoutes {
   const { deps, limiter, validateResponses } = options;
   const routes = new Map<string, AnyOperation>();
   for (const op of operations) {
@@ -110,7 +117,7 @@ export function directRoutes(operations: AnyOperation[], options: DirectOptions)
   }
 
   const answer = (
-    res: Response,
+    res: ServerResponse,
     status: number,
     head: Array<[string, string]>,
     body: string | undefined,
@@ -125,7 +132,13 @@ export function directRoutes(operations: AnyOperation[], options: DirectOptions)
     res.writeHead(status, flat).end(body);
   };
 
-  async function serve(op: AnyOperation, route: string, req: Request, res: Response, requestId: string) {
+  async function serve(
+    op: AnyOperation,
+    route: string,
+    req: DirectRequest,
+    res: ServerResponse,
+    requestId: string,
+  ) {
     const head: Array<[string, string]> = [["X-Request-Id", requestId]];
     let status: number;
     let body: string | undefined;
@@ -156,7 +169,10 @@ export function directRoutes(operations: AnyOperation[], options: DirectOptions)
     } catch (error) {
       const { body: refusal, unexpected } = toErrorResponse(error);
       if (unexpected)
-        deps.logger.error({ err: error, method: req.method, url: loggableUrl(req.url) }, "unexpected error");
+        deps.logger.error(
+          { err: error, method: "POST", url: loggableUrl(req.url ?? "") },
+          "unexpected error",
+        );
       else if (refusal.status === 503) deps.logger.warn({ err: error }, "database unavailable");
       const retryAfter = retryAfterSeconds(error);
       if (retryAfter > 0) head.push(["Retry-After", String(retryAfter)]);
@@ -168,12 +184,14 @@ export function directRoutes(operations: AnyOperation[], options: DirectOptions)
     return status;
   }
 
-  return (req, res, next) => {
-    if (req.method !== "POST") return next();
-    const query = req.url.indexOf("?");
-    const path = query < 0 ? req.url : req.url.slice(0, query);
-    const op = routes.get(path);
-    if (!op || !isPlainJson(req.headers)) return next();
+  return (incoming, res, next) => {
+    if (incoming.method !== "POST") return next();
+    const url = incoming.url ?? "";
+    const query = url.indexOf("?");
+    const op = routes.get(query < 0 ? url : url.slice(0, query));
+    if (!op || !isPlainJson(incoming.headers)) return next();
+    const req = incoming as DirectRequest;
+    req.ip = proxyAddr(req, options.trustProxy);
     const started = process.hrtime.bigint();
     const requestId = requestIdFrom(req.headers["x-request-id"] as string | undefined);
     const route = options.prefix + op.path;
@@ -181,11 +199,11 @@ export function directRoutes(operations: AnyOperation[], options: DirectOptions)
       serve(op, route, req, res, requestId).then(
         (status) => {
           const ms = Number(process.hrtime.bigint() - started) / 1e6;
-          deps.metrics.request(req.method, route, status, ms / 1000);
-          logFinished(deps.logger, { method: req.method, url: req.url, status, ms });
+          deps.metrics.request("POST", route, status, ms / 1000);
+          logFinished(deps.logger, { method: "POST", url, status, ms });
         },
         (error: unknown) => {
-          deps.logger.error({ err: error, url: loggableUrl(req.url) }, "unexpected error");
+          deps.logger.error({ err: error, url: loggableUrl(url) }, "unexpected error");
           res.destroy();
         },
       ),
