@@ -13,6 +13,8 @@ export const EnvSchema = z
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
     DATABASE_READ_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
     DATABASE_READ_MAX_LAG_SECONDS: positiveInt(5),
+    DATABASE_WAIT_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+    HTTP_KEEP_ALIVE_SECONDS: z.coerce.number().int().min(1).max(3600).default(65),
     DATA_DIR: z.string().min(1).default("./.data"),
     REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
     PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),

@@ -23,6 +23,7 @@ import { EnvError, type Env } from "./env.ts";
 import { loadMasterKey } from "./master-key.ts";
 import { serverJobs, WEBHOOK_DELIVERY_JOB, type ServerJobId } from "./jobs.ts";
 import { connectRedis, redisRecentWrites } from "./redis.ts";
+import { waitForDatabase } from "./wait-for-database.ts";
 import { startWorkers, type Workers } from "./workers.ts";
 
 export interface RunningServer {
@@ -81,6 +82,13 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
       url: env.DATABASE_URL,
       dataDir: env.DATABASE_URL ? undefined : join(env.DATA_DIR, "pglite"),
     });
+  if (env.DATABASE_URL && !options.database)
+    await waitForDatabase(() => database.ping(), env.DATABASE_WAIT_SECONDS, logger).catch(
+      async (error: unknown) => {
+        await database.close();
+        throw error;
+      },
+    );
   await database.migrate();
   const readDatabase =
     options.readDatabase ??
@@ -184,6 +192,10 @@ export async function startServer(env: Env, options: StartOptions = {}): Promise
   // Commits that create or replay deliveries, in this instance or another, wake the dispatcher at once.
   const unlisten = await database.listen(webhooks.WAKE_CHANNEL, () => workers.wake(WEBHOOK_DELIVERY_JOB));
   const server = createServer(app);
+  // Longer than a load balancer keeps an idle upstream connection (60 s for nginx and AWS ALB), so the
+  // balancer, not the instance, closes it: otherwise a request sent as the instance closes it is reset.
+  server.keepAliveTimeout = env.HTTP_KEEP_ALIVE_SECONDS * 1000;
+  server.headersTimeout = Math.max(server.headersTimeout, server.keepAliveTimeout + 1000);
   answerClientErrors(server, logger);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
