@@ -238,6 +238,10 @@ export const SigningKeyResponse = z
       .string()
       .regex(/^[0-9a-f]{64}$/)
       .meta({ description: "Hex of the raw 32-byte Ed25519 public key", examples: [example.publicKeyHex] }),
+    isRoot: z.boolean().meta({
+      description:
+        "The template's root key: what programs embed and what certifies the keys that follow it (a key that is not the root signs with its certificate)",
+    }),
   })
   .meta({ id: "SigningKeyResponse" });
 export type SigningKeyResponse = z.infer<typeof SigningKeyResponse>;

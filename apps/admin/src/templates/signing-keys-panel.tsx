@@ -1,4 +1,4 @@
-import type { LicenseTemplateResponse, SigningKeyResponse } from "@licensing/contracts";
+import type { LicenseTemplateResponse } from "@licensing/contracts";
 import { Badge, Code, Group, Paper, Stack, Text } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { useAction } from "../lib/action.tsx";
@@ -13,16 +13,11 @@ import { formatDate } from "../lib/ui.tsx";
 export const RETIRE_CONSEQUENCE =
   "Retiring a key ends its certificate: tokens and markers it signed after retirement are refused; what it signed before stays valid until their own expiry.";
 
-/** The template's root: its first key, whose public key shipped programs are built with (decision 0049). */
-export function rootKeyId(keys: readonly SigningKeyResponse[]): string | undefined {
-  return [...keys].sort((a, b) => a.createdAt.localeCompare(b.createdAt))[0]?.id;
-}
-
 export function SigningKeysPanel({ template }: { template: LicenseTemplateResponse }) {
   const trpc = useTRPC();
   const can = usePermissions();
   const keys = useQuery(trpc.templates.signingKeys.list.queryOptions({ id: template.id }));
-  const root = keys.data ? rootKeyId(keys.data) : undefined;
+  const root = keys.data?.find((k) => k.isRoot)?.id;
   const invalidate = [trpc.templates.signingKeys.pathKey()];
   const rotate = useAction(trpc.templates.signingKeys.rotate.mutationOptions(), {
     invalidate,

@@ -101,6 +101,17 @@ describe("a rotated key", () => {
     const early = await issue(template.id);
     const third = await rotate(template.id);
     const late = await issue(template.id);
+    const listed = (await suite.operator.api.templates.signingKeys.list({ params: { id: template.id } }))
+      .body;
+    // The panel's list says which key is the root, the one programs embed.
+    expect(listed.map((k) => [k.id, k.isRoot]).sort()).toEqual(
+      [
+        [root.id, true],
+        [second.id, false],
+        [third.id, false],
+      ].sort(),
+    );
+    expect(second.isRoot).toBe(false);
     const certificates = [await storedKey(second.id), await storedKey(third.id)].map((k) => k.certificate!);
     expect(certificates.map((c) => verifyCertificate(c, root.publicKeyHex)?.kid)).toEqual([
       second.id,

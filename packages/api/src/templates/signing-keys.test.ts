@@ -43,6 +43,7 @@ describe("POST /panel/templates/{id}/signing-keys/rotate", () => {
       notAfter: null,
       createdAt: app.clock.now().toISOString(),
       publicKeyHex: expect.stringMatching(/^[0-9a-f]{64}$/),
+      isRoot: false,
     });
     expect(rotated.body.publicKeyHex).not.toBe(first!.publicKeyHex);
     const keys = await keysOf(template.id, admin);

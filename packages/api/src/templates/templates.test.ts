@@ -78,6 +78,7 @@ describe("POST /panel/templates", () => {
         notAfter: null,
         createdAt: app.clock.now().toISOString(),
         publicKeyHex: expect.stringMatching(/^[0-9a-f]{64}$/),
+        isRoot: true,
       },
     ]);
     const audit = await app.database.db

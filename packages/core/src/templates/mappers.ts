@@ -43,4 +43,5 @@ export const toSigningKeyResponse = (k: SigningKeyRow): SigningKeyResponse => ({
   notAfter: k.notAfter?.toISOString() ?? null,
   createdAt: k.createdAt.toISOString(),
   publicKeyHex: k.publicKeyHex,
+  isRoot: k.isRoot,
 });
