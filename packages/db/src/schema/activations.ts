@@ -82,8 +82,9 @@ export const activations = pgTable(
     offlineNonce: text("offline_nonce"),
   },
   (t) => [
-    index("activations_by_license_status").on(t.licenseId, t.status),
-    // One live activation per machine and license, even if two first activations race.
+    // One live activation per machine and license, even if two first activations race. With its leading
+    // license_id it is also the index of a license's live activations (a partial index holds every row
+    // its predicate admits, null fingerprints too): no separate (license_id, status) index (migration 0021).
     uniqueIndex("activations_active_machine_key")
       .on(t.licenseId, t.hwFingerprint)
       .where(sql`${t.status} = 'active'`),
@@ -97,7 +98,8 @@ export const activations = pgTable(
     index("activations_live_by_company_template")
       .on(t.companyId, t.templateId)
       .where(sql`${t.status} = 'active'`),
-    // A machine known to the license by its fingerprint, live or deactivated (decisions 0046, 0047).
+    // A machine known to the license by its fingerprint, live or deactivated (decisions 0046, 0047), and
+    // a license's activations of any status (its leading column).
     index("activations_by_license_fingerprint").on(t.licenseId, t.hwFingerprint),
     // The activations sharing a component with a request: the only ones it could match.
     // fastupdate off: every activation searches it, and a pending list would be scanned by each search.

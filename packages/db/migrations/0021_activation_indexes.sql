@@ -1,0 +1,12 @@
+-- One index fewer for every activation to write (issue 25 §6, docs/decisions/0061). An expand-safe drop
+-- (decision 0055): the previous release (0.5.0) names no index of `activations` but
+-- `activations_active_machine_key` (the unique violation of a racing activation) and infers no
+-- ON CONFLICT from this one; a plan that used it has the two below, which cover it:
+-- - `license_id = $1 and status = 'active'` (a license's live machines, deactivating them, the seat
+--   recount): `activations_active_machine_key`, on (license_id, hw_fingerprint) where status = 'active',
+--   holds every live activation (a partial index admits null fingerprints too);
+-- - `license_id = $1` of any status (the panel's list, the near-match and new-device probes):
+--   `activations_by_license_fingerprint`, on (license_id, hw_fingerprint).
+-- No query asks for a license's deactivated activations alone. Dropping an index takes the table's lock
+-- for an instant, with nothing to scan.
+DROP INDEX "activations_by_license_status";
