@@ -16,13 +16,15 @@ export interface FaultWindow {
 export const GRACE_SECONDS = 10;
 
 export interface FaultPlan {
-  /** Share of the run at which one instance is killed with SIGKILL, then restarted. */
-  killAt: number;
-  /** Share of the run at which PostgreSQL is restarted (`pg_ctl stop -m fast`, then start). */
-  postgresAt: number;
+  /** Share of the run at which one instance is killed with SIGKILL, then restarted; none when absent. */
+  killAt?: number;
+  /** Share of the run at which PostgreSQL is restarted (`pg_ctl stop -m fast`, then start); none when absent. */
+  postgresAt?: number;
 }
 
 export const DEFAULT_PLAN: FaultPlan = { killAt: 0.4, postgresAt: 0.6 };
+/** `--no-faults`: the load alone (to tell what the load does to memory from what a fault does). */
+export const NO_FAULTS: FaultPlan = {};
 
 /**
  * Runs the faults at their times: `kill -9` of the second instance (restarted at once, as a supervisor
@@ -43,7 +45,8 @@ export function scheduleFaults(input: {
   const done: Promise<void>[] = [];
   /** Faults whose recovery failed (an instance that would not start again). */
   const failures: string[] = [];
-  const at = (share: number, run: () => Promise<void>) =>
+  const at = (share: number | undefined, run: () => Promise<void>) => {
+    if (share === undefined) return;
     done.push(
       new Promise<void>((resolve, reject) =>
         timers.push(setTimeout(() => run().then(resolve, reject), share * durationSeconds * 1000)),
@@ -52,6 +55,7 @@ export function scheduleFaults(input: {
         say(`a fault did not recover: ${String(error).slice(0, 500)}`);
       }),
     );
+  };
   const allReady = async () => {
     for (;;) {
       const answers = await Promise.all(

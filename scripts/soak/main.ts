@@ -19,7 +19,7 @@ import {
   startPrivatePostgres,
   type PrivatePostgres,
 } from "../../apps/server/src/testing/private-postgres.ts";
-import { DEFAULT_PLAN, inWindow, scheduleFaults } from "./faults.ts";
+import { DEFAULT_PLAN, inWindow, NO_FAULTS, scheduleFaults } from "./faults.ts";
 import { httpClient } from "./http.ts";
 import { checkInvariants, settleWebhooks, startSampler, withDatabase, type Check } from "./invariants.ts";
 import { startMachines, type Ledger, type LicenseRef } from "./machines.ts";
@@ -38,12 +38,14 @@ const { values: args } = parseArgs({
     "panel-users": { type: "string", default: "3" },
     json: { type: "string" },
     fsync: { type: "boolean", default: false },
+    "no-faults": { type: "boolean", default: false },
+    "node-options": { type: "string" },
     help: { type: "boolean", short: "h", default: false },
   },
 });
 if (args.help) {
   console.log(`Usage: npm run soak -- [--minutes 10] [--machines 10000] [--rate 600] [--in-flight 48]
-       [--panel-users 3] [--fsync] [--json file]
+       [--panel-users 3] [--fsync] [--no-faults] [--node-options='...'] [--json file]
 
 Starts a PostgreSQL cluster of its own (initdb in a temporary directory on a free port, as the PostgreSQL
 restart test does, so the restart never touches the machine's shared server; fsync off unless --fsync:
@@ -60,13 +62,17 @@ server instances as \`npm start\` runs them (the compiled build, built first whe
   - --panel-users operators searching licenses and issuing them.
   - a webhook endpoint subscribed to every event, on a local receiver that counts delivery ids.
   - at 40 % of the run, kill -9 of instance B, restarted at once; at 60 %, PostgreSQL restarted
-    (pg_ctl stop -m fast, then start).
+    (pg_ctl stop -m fast, then start). --no-faults leaves both out (the load alone).
 
 It prints throughput, p50/p99 per operation, refusals and errors by code (inside and outside the fault
 windows), the RSS of each process over time, and the invariants: no seat oversold and no lease beyond
 maxSeats (at the end and sampled during), no acknowledged write lost, every webhook delivered once, no
 server error outside the fault windows, memory flat (growth under 10 %) after the first minute (a run shorter than 3 minutes
 reports the memory from 20 s on without judging it: its RSS is still the warm-up's). Exits 1 when an invariant fails. --json writes the report to a file.
+--node-options='...' is the instances' NODE_OPTIONS (with '='), e.g. --node-options='--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=/tmp/heap'
+to take heap snapshots of a running instance (kill -USR2 <pid>; the pids are printed at the start). A
+snapshot stops the instance for seconds (requests on it meet resets and 503s outside the fault windows) and
+leaves its RSS higher: judge the memory on an instance that took none.
 Needs the PostgreSQL server programs (initdb, pg_ctl) and Redis.`);
   process.exit(0);
 }
@@ -143,6 +149,7 @@ async function main() {
     ANALYTICS_INTERVAL_SECONDS: "30",
     WEBHOOK_ALLOW_PRIVATE: "true",
     LOG_LEVEL: "warn",
+    ...(args["node-options"] ? { NODE_OPTIONS: args["node-options"] } : {}),
   });
   say(`instances ${instances.map((i) => `${i.name} ${i.url} (pid ${i.pid()})`).join(", ")}`);
 
@@ -218,7 +225,7 @@ async function main() {
     ledger,
   });
   const faults = scheduleFaults({
-    plan: DEFAULT_PLAN,
+    plan: args["no-faults"] ? NO_FAULTS : DEFAULT_PLAN,
     durationSeconds,
     elapsed,
     victim: instances[1]!,
@@ -281,7 +288,7 @@ async function main() {
     ok: faults.failures.length === 0 && faults.windows.every((w) => w.recoveredAt !== undefined),
     detail: faults.failures.length
       ? faults.failures.join("; ")
-      : faults.windows.map((w) => w.name).join(", "),
+      : faults.windows.map((w) => w.name).join(", ") || "none (--no-faults)",
   };
   // Memory is judged once the fleet is up (every machine had its first turn): on a slow machine that takes
   // longer than the first minute, and until then each new machine adds to what the instances hold.
