@@ -110,8 +110,16 @@ export const licenses = pgTable(
   },
   (t) => [
     uniqueIndex("licenses_license_key_key").on(t.licenseKey),
-    // Search by key prefix (LIKE 'SVC-AB%') needs pattern ops whatever the database collation.
-    index("licenses_by_key_prefix").using("btree", sql`${t.licenseKey} text_pattern_ops`),
+    // Search by key prefix (LIKE 'SVC-AB%') needs pattern ops whatever the database collation. The company
+    // and the order follow, so an Admin's prefix search (company_id = ANY(subtree)) is filtered, counted and
+    // ordered from the index alone, without reading the prefix's matches elsewhere in the tree (issue 25 §6).
+    index("licenses_by_key_prefix_company").using(
+      "btree",
+      sql`${t.licenseKey} text_pattern_ops`,
+      t.companyId,
+      t.issuedAt,
+      t.id,
+    ),
     // Concurrency analytics: the seats of the floating licenses in scope, without reading the others.
     index("licenses_floating_seats")
       .on(t.companyId, t.templateId, t.maxSeats)
