@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabaseBefore, insertLegacyLicense, type TestDatabase } from "./testing.ts";
+import { createTestDatabaseBefore, insertLegacyLicense, rowsOf, type TestDatabase } from "./testing.ts";
 
 // 0022 replaces the key-prefix index by one that also holds the company and the order, so an Admin's
 // key-prefix search is filtered, counted and ordered from the index alone (issue 25 §6). Which plan wins
@@ -15,8 +15,6 @@ const ids = {
   key: randomUUID(),
   license: randomUUID(),
 };
-
-const rowsOf = <T>(result: unknown) => ((result as { rows?: T[] }).rows ?? (result as T[])) as T[];
 
 beforeAll(async () => {
   database = await createTestDatabaseBefore(TAG);

@@ -200,3 +200,6 @@ async function adminQuery(url: string, statement: string) {
     await client.end();
   }
 }
+
+/** The rows of a `db.execute` answer: node-postgres and PGlite both answer `{ rows }`. */
+export const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
