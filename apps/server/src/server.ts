@@ -59,7 +59,8 @@ const DEFAULT_ADMIN_DIR = fileURLToPath(new URL("../../admin/dist", import.meta.
 
 const PURGE_INTERVAL_MS = 3_600_000;
 
-export const VERSION = "0.1.0";
+/** The release this build is (CHANGELOG.md's newest; version.test.ts keeps them equal). */
+export const VERSION = "0.6.0";
 
 export async function startServer(env: Env, options: StartOptions = {}): Promise<RunningServer> {
   // Buffered, asynchronous writes: a synchronous write(2) per log line costs the hot path dearly.
