@@ -1,20 +1,14 @@
-import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tables } from "./index.ts";
-import { createTestDatabaseBefore, insertLegacyLicense, type TestDatabase } from "./testing.ts";
+import { createTestDatabaseBefore, insertLegacyLicense, newLegacyIds, type TestDatabase } from "./testing.ts";
 
 // Rows written before 0018 (decision 0048) take the defaults: node-locked seats, 15-minute leases and
 // no borrowing; an existing license's machine limit is its seat limit, as it always was.
 const TAG = "0018_floating_seats";
 
 let database: TestDatabase;
-const ids = {
-  company: randomUUID(),
-  template: randomUUID(),
-  key: randomUUID(),
-  license: randomUUID(),
-};
+const ids = newLegacyIds();
 
 beforeAll(async () => {
   database = await createTestDatabaseBefore(TAG);

@@ -2,19 +2,20 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isUniqueViolation } from "./driver-errors.ts";
-import { createTestDatabaseBefore, insertLegacyLicense, rowsOf, type TestDatabase } from "./testing.ts";
+import {
+  createTestDatabaseBefore,
+  insertLegacyLicense,
+  newLegacyIds,
+  rowsOf,
+  type TestDatabase,
+} from "./testing.ts";
 
 // 0021 drops `activations_by_license_status` (decision 0061): the two indexes that cover it stay, and so
 // does the one the previous release names (the unique violation of a racing activation, decision 0055).
 const TAG = "0021_activation_indexes";
 
 let database: TestDatabase;
-const ids = {
-  company: randomUUID(),
-  template: randomUUID(),
-  key: randomUUID(),
-  license: randomUUID(),
-};
+const ids = newLegacyIds();
 
 const insertActivation = (fingerprint: string | null, status: "active" | "deactivated") =>
   database.db.execute(sql`insert into activations (id, license_id, company_id, template_id, hw_fingerprint,

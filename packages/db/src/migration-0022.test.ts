@@ -1,7 +1,12 @@
-import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabaseBefore, insertLegacyLicense, rowsOf, type TestDatabase } from "./testing.ts";
+import {
+  createTestDatabaseBefore,
+  insertLegacyLicense,
+  newLegacyIds,
+  rowsOf,
+  type TestDatabase,
+} from "./testing.ts";
 
 // 0022 replaces the key-prefix index by one that also holds the company and the order, so an Admin's
 // key-prefix search is filtered, counted and ordered from the index alone (issue 25 §6). Which plan wins
@@ -9,12 +14,7 @@ import { createTestDatabaseBefore, insertLegacyLicense, rowsOf, type TestDatabas
 const TAG = "0022_license_key_prefix";
 
 let database: TestDatabase;
-const ids = {
-  company: randomUUID(),
-  template: randomUUID(),
-  key: randomUUID(),
-  license: randomUUID(),
-};
+const ids = newLegacyIds();
 
 beforeAll(async () => {
   database = await createTestDatabaseBefore(TAG);

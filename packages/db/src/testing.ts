@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import {
   cpSync,
   existsSync,
@@ -154,6 +154,14 @@ export interface LegacyLicenseIds {
   key: string;
   license: string;
 }
+
+/** Fresh ids for `insertLegacyLicense`. */
+export const newLegacyIds = (): LegacyLicenseIds => ({
+  company: randomUUID(),
+  template: randomUUID(),
+  key: randomUUID(),
+  license: randomUUID(),
+});
 
 /**
  * A company, a template, its Active key and an Active license (key `SVC-OLD`), written with only the
